@@ -1,0 +1,51 @@
+"""Locate the encodings and the bundled scenarios, installed or in a source checkout.
+
+An installed package carries them as package data (`pyclingo_bridge/asp`,
+`pyclingo_bridge/scenarios`); a source checkout has them at the repository
+root, next to this package.
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+_CHECKOUT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _locate(name: str, marker: str) -> Path:
+    packaged = files("pyclingo_bridge") / name
+    if isinstance(packaged, Path) and (packaged / marker).is_file():
+        return packaged
+    checkout = _CHECKOUT_ROOT / name
+    if (checkout / marker).is_file():
+        return checkout
+    raise FileNotFoundError(f"cannot find the {name}/ folder of lookback (looked in {packaged} and {checkout})")
+
+
+def asp_dir() -> Path:
+    """The folder holding main.lp, show.lp and the rest of the encodings."""
+    return _locate("asp", "main.lp")
+
+
+def main_encoding() -> Path:
+    """The root encoding (it only #includes the others, relative to itself)."""
+    return asp_dir() / "main.lp"
+
+
+def show_encoding() -> Path:
+    """show.lp: the only place with #show statements (the decoder's contract)."""
+    return asp_dir() / "show.lp"
+
+
+def scenarios_dir() -> Path:
+    """The folder of the bundled scenarios."""
+    packaged = files("pyclingo_bridge") / "scenarios"
+    if isinstance(packaged, Path) and packaged.is_dir() and any(packaged.glob("*.lp")):
+        return packaged
+    return _CHECKOUT_ROOT / "scenarios"
+
+
+def bundled_scenarios() -> list[Path]:
+    """Every bundled scenario file, sorted by name."""
+    return sorted(scenarios_dir().glob("*.lp"))

@@ -1,0 +1,403 @@
+"""Load a scenario file and validate it with clingo.ast before anything is grounded.
+
+A scenario holds ground facts only, of the predicates in SCENARIO_PREDICATES.
+Names it uses (cards, zones, editions, scripted actions, shown atoms) are
+checked against what the encodings define (see vocabulary.py). The first
+problem, in file order, is raised as a ScenarioError `file:line:col: message`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from clingo import Symbol, SymbolType, ast, parse_term
+
+from .errors import Location, ScenarioError
+from .vocabulary import Vocabulary, vocabulary
+
+#: predicate -> arity of every fact a scenario may state
+SCENARIO_PREDICATES: dict[str, int] = {
+    "player": 2, "active_player": 1, "starting_life": 2,
+    "card": 3, "token": 3, "spell_copy": 3,
+    "init_zone": 2, "init_controller": 2, "init_attached": 2, "init_damage": 2,
+    "script": 2, "script_target": 3, "edition": 1, "expect": 2,
+}
+#: expect/3 is the edition-bound form of expect/2
+_ARITIES: dict[str, set[int]] = {name: {arity} for name, arity in SCENARIO_PREDICATES.items()}
+_ARITIES["expect"].add(3)
+
+PIECE_KINDS = ("card", "token", "spell_copy")
+EXPECT_MODES = ("all", "some", "none", "outcomes")
+#: argument roles of the scripted actions the encodings read (checked when present)
+ACTION_ROLES: dict[str, tuple[str, ...]] = {"cast": ("player", "piece")}
+
+_DIRECTIVES = {
+    ast.ASTType.Script: "#script", ast.ASTType.External: "#external",
+    ast.ASTType.ShowSignature: "#show", ast.ASTType.ShowTerm: "#show",
+    ast.ASTType.Definition: "#const", ast.ASTType.ProjectAtom: "#project",
+    ast.ASTType.ProjectSignature: "#project", ast.ASTType.Defined: "#defined",
+    ast.ASTType.Minimize: "#minimize (or a weak constraint)", ast.ASTType.Edge: "#edge",
+    ast.ASTType.Heuristic: "#heuristic", ast.ASTType.TheoryDefinition: "#theory",
+}
+_TERM_NODES = {ast.ASTType.Function, ast.ASTType.SymbolicTerm, ast.ASTType.UnaryOperation}
+_INCLUDE = re.compile(r"#include\b")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One ground fact of the scenario and where it was written."""
+
+    symbol: Symbol
+    location: Location
+
+    @property
+    def name(self) -> str:
+        return self.symbol.name
+
+    @property
+    def args(self) -> tuple[Symbol, ...]:
+        return tuple(self.symbol.arguments)
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """expect(Mode, Atom) or expect(Mode, Atom, Edition)."""
+
+    mode: str
+    atom: Symbol
+    edition: str | None
+    location: Location
+
+    def __str__(self) -> str:
+        edition = f", {self.edition}" if self.edition is not None else ""
+        return f"expect({self.mode}, {self.atom}{edition})"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario: its path, its source text (what is grounded) and its facts."""
+
+    path: str
+    text: str
+    facts: tuple[Fact, ...]
+    expectations: tuple[Expectation, ...] = field(default=())
+
+    @property
+    def edition(self) -> str | None:
+        """The edition the scenario asks for, if any."""
+        return next((str(f.args[0]) for f in self.facts if f.name == "edition"), None)
+
+    @property
+    def script(self) -> dict[int, Symbol]:
+        """Scripted actions by number."""
+        return {f.args[0].number: f.args[1] for f in self.facts if f.name == "script"}
+
+
+# - syntax ----------------------------------------------------------------------------------
+
+def _loc(node: ast.AST) -> Location:
+    begin = node.location.begin
+    return Location(begin.filename, begin.line, begin.column)
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    lines = text.splitlines(keepends=True)
+    return sum(len(x) for x in lines[: line - 1]) + column - 1
+
+
+def _include_location(path: str, text: str) -> Location:
+    """Where the first #include outside a comment is (clingo inlines includes before we see them)."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        code = line.split("%", 1)[0]
+        if match := _INCLUDE.search(code):
+            return Location(path, number, match.start() + 1)
+    return Location(path)
+
+
+def _check_term(node: ast.AST) -> None:
+    """Refuse anything in an atom that is not a plain ground term."""
+    kind = node.ast_type
+    if kind == ast.ASTType.Variable:
+        raise ScenarioError(_loc(node), f"variable {node.name}: a scenario holds ground facts only")
+    if kind not in _TERM_NODES:
+        what = {ast.ASTType.Interval: "an interval", ast.ASTType.BinaryOperation: "arithmetic"}.get(kind, str(kind))
+        raise ScenarioError(_loc(node), f"{what} in a fact: write each value out")
+    for key in node.child_keys:
+        child = getattr(node, key)
+        for sub in child if isinstance(child, (list, ast.ASTSequence)) else [child]:
+            if isinstance(sub, ast.AST):
+                _check_term(sub)
+
+
+def _rule_facts(stm: ast.AST) -> list[Fact]:
+    if stm.body:
+        raise ScenarioError(_loc(stm), "a rule with a body: a scenario holds facts only")
+    facts = []
+    for rule in stm.unpool():
+        head = rule.head
+        if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom \
+                or head.sign != ast.Sign.NoSign:
+            raise ScenarioError(_loc(stm), f"'{stm}' is not a fact: a scenario holds facts only")
+        atom = head.atom.symbol
+        if atom.ast_type != ast.ASTType.Function or atom.external:
+            raise ScenarioError(_loc(stm), f"'{stm}' is not a plain fact")
+        _check_term(atom)
+        facts.append(Fact(parse_term(str(atom)), _loc(stm)))
+    return facts
+
+
+def _parse(path: str, text: str) -> list[Fact]:
+    facts: list[Fact] = []
+    messages: list[str] = []
+
+    def statement(stm: ast.AST) -> None:
+        if stm.location.begin.filename != path:
+            raise ScenarioError(_include_location(path, text), "#include is not allowed in a scenario")
+        kind = stm.ast_type
+        if kind == ast.ASTType.Comment:
+            return
+        if kind == ast.ASTType.Program:
+            begin = stm.location.begin
+            if text[_offset(text, begin.line, begin.column):].startswith("#program"):
+                raise ScenarioError(_loc(stm), "#program is not allowed in a scenario")
+            return
+        if kind in _DIRECTIVES:
+            raise ScenarioError(_loc(stm), f"{_DIRECTIVES[kind]} is not allowed in a scenario")
+        if kind != ast.ASTType.Rule:
+            raise ScenarioError(_loc(stm), f"'{stm}' is not allowed in a scenario")
+        facts.extend(_rule_facts(stm))
+
+    try:
+        ast.parse_files([path], statement, logger=lambda _code, msg: messages.append(msg))
+    except RuntimeError as exc:
+        message = messages[0] if messages else str(exc)
+        if "could not be opened" in message or "#include" in message:
+            raise ScenarioError(_include_location(path, text), "#include is not allowed in a scenario") from exc
+        raise _syntax_error(path, message) from exc
+    return facts
+
+
+def _syntax_error(path: str, message: str) -> ScenarioError:
+    match = re.match(r"^.*?:(\d+):(\d+)(?:-\d+(?::\d+)?)?:\s*(?:error:\s*)?(.*)$", message.strip(), re.DOTALL)
+    if match is None:
+        return ScenarioError(Location(path), " ".join(message.split()))
+    return ScenarioError(Location(path, int(match[1]), int(match[2])), " ".join(match[3].split()))
+
+
+# - meaning ---------------------------------------------------------------------------------
+
+def _suggest(word: str, options: list[str]) -> str:
+    close = difflib.get_close_matches(word, options, n=1)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
+class _Checker:
+    """Semantic checks over the facts; collects (location, message) problems."""
+
+    def __init__(self, facts: list[Fact], vocab: Vocabulary, path: str):
+        self.facts, self.vocab, self.path = facts, vocab, path
+        self.problems: list[tuple[Location, str]] = []
+        self.by_name: dict[str, list[Fact]] = defaultdict(list)
+        for fact in facts:
+            self.by_name[fact.name].append(fact)
+        self.players = {str(f.args[0]) for f in self.by_name["player"]}
+        self.pieces = {str(f.args[0]) for kind in PIECE_KINDS for f in self.by_name[kind]}
+
+    def problem(self, fact: Fact, message: str) -> None:
+        self.problems.append((fact.location, message))
+
+    def is_name(self, fact: Fact, sym: Symbol, what: str) -> bool:
+        if sym.type == SymbolType.Function and not sym.arguments and sym.name:
+            return True
+        self.problem(fact, f"{what} must be a lowercase name, not {sym}")
+        return False
+
+    def is_number(self, fact: Fact, sym: Symbol, what: str) -> bool:
+        if sym.type == SymbolType.Number:
+            return True
+        self.problem(fact, f"{what} must be a number, not {sym}")
+        return False
+
+    def player(self, fact: Fact, sym: Symbol) -> None:
+        if str(sym) not in self.players:
+            self.problem(fact, f"player {sym} is not declared with player/2"
+                               + _suggest(str(sym), sorted(self.players)))
+
+    def piece(self, fact: Fact, sym: Symbol) -> None:
+        if str(sym) not in self.pieces:
+            self.problem(fact, f"{sym} is not a card, token or spell copy of this scenario"
+                               + _suggest(str(sym), sorted(self.pieces)))
+
+    def names(self, fact: Fact, sym: Symbol, known: frozenset[str], what: str) -> None:
+        if str(sym) not in known:
+            self.problem(fact, f"unknown {what} {sym} (known: {', '.join(sorted(known))})"
+                         if len(known) <= 8 else f"unknown {what} {sym}" + _suggest(str(sym), sorted(known)))
+
+    def run(self) -> None:
+        checks: dict[str, Callable[[Fact], None]] = {
+            "player": self.check_player, "active_player": lambda f: self.player(f, f.args[0]),
+            "starting_life": self.check_starting_life, "card": self.check_piece,
+            "token": self.check_piece, "spell_copy": self.check_piece,
+            "init_zone": self.check_init_zone, "init_controller": self.check_init_controller,
+            "init_attached": self.check_init_attached, "init_damage": self.check_init_damage,
+            "script": self.check_script, "script_target": self.check_script_target,
+            "edition": lambda f: self.names(f, f.args[0], self.vocab.editions, "edition"),
+            "expect": self.check_expect,
+        }
+        for fact in self.facts:
+            checks[fact.name](fact)
+        self.check_unique("player", "player")
+        self.check_unique_pieces()
+        self.check_zones_once()
+        self.check_script_numbers()
+        self.check_active_player()
+
+    def check_player(self, fact: Fact) -> None:
+        self.is_name(fact, fact.args[0], "a player") and self.is_number(fact, fact.args[1], "a seat")
+
+    def check_starting_life(self, fact: Fact) -> None:
+        self.player(fact, fact.args[0])
+        self.is_number(fact, fact.args[1], "a life total")
+
+    def check_piece(self, fact: Fact) -> None:
+        ident, name, owner = fact.args
+        if self.is_name(fact, ident, f"a {fact.name} id"):
+            self.names(fact, name, self.vocab.card_names, "card name")
+            self.player(fact, owner)
+
+    def check_init_zone(self, fact: Fact) -> None:
+        self.piece(fact, fact.args[0])
+        self.names(fact, fact.args[1], self.vocab.zones, "zone")
+
+    def check_init_controller(self, fact: Fact) -> None:
+        self.piece(fact, fact.args[0])
+        self.player(fact, fact.args[1])
+
+    def check_init_attached(self, fact: Fact) -> None:
+        self.piece(fact, fact.args[0])
+        self.piece(fact, fact.args[1])
+
+    def check_init_damage(self, fact: Fact) -> None:
+        self.piece(fact, fact.args[0])
+        self.is_number(fact, fact.args[1], "damage")
+
+    def check_script(self, fact: Fact) -> None:
+        number, action = fact.args
+        if not self.is_number(fact, number, "a script number"):
+            return
+        if action.type != SymbolType.Function or (action.name, len(action.arguments)) not in self.vocab.actions:
+            known = ", ".join(f"{n}/{a}" for n, a in sorted(self.vocab.actions))
+            self.problem(fact, f"unknown scripted action {action} (known: {known})")
+            return
+        for role, arg in zip(ACTION_ROLES.get(action.name, ()), action.arguments):
+            getattr(self, role)(fact, arg)
+
+    def check_script_target(self, fact: Fact) -> None:
+        numbers = {f.args[0] for f in self.by_name["script"]}
+        if fact.args[0] not in numbers:
+            self.problem(fact, f"script_target refers to script action {fact.args[0]}, which does not exist")
+        self.is_number(fact, fact.args[1], "a target number")
+        if str(fact.args[2]) not in self.pieces | self.players:
+            self.problem(fact, f"target {fact.args[2]} is neither a piece nor a player of this scenario")
+
+    def check_expect(self, fact: Fact) -> None:
+        mode, atom = fact.args[0], fact.args[1]
+        if str(mode) not in EXPECT_MODES:
+            self.problem(fact, f"unknown expectation mode {mode} (known: {', '.join(EXPECT_MODES)})")
+            return
+        if str(mode) == "outcomes":
+            self.is_number(fact, atom, "expect(outcomes, N): N")
+        elif atom.type != SymbolType.Function or not atom.name:
+            self.problem(fact, f"expect({mode}, {atom}): {atom} is not an atom")
+        elif (atom.name, len(atom.arguments)) not in self.vocab.shown:
+            shown = sorted(f"{n}/{a}" for n, a in self.vocab.shown)
+            self.problem(fact, f"{atom.name}/{len(atom.arguments)} is not shown by show.lp, so it can never "
+                               "be observed" + _suggest(f"{atom.name}/{len(atom.arguments)}", shown))
+        if len(fact.args) == 3:
+            self.names(fact, fact.args[2], self.vocab.editions, "edition")
+
+    def check_unique(self, name: str, what: str) -> None:
+        seen: set[str] = set()
+        for fact in self.by_name[name]:
+            key = str(fact.args[0])
+            if key in seen:
+                self.problem(fact, f"{what} {key} is declared twice")
+            seen.add(key)
+
+    def check_unique_pieces(self) -> None:
+        seen: set[str] = set()
+        for fact in sorted((f for k in PIECE_KINDS for f in self.by_name[k]), key=lambda f: _order(f.location)):
+            key = str(fact.args[0])
+            if key in seen:
+                self.problem(fact, f"id {key} is declared twice (ids of cards, tokens and copies are unique)")
+            seen.add(key)
+
+    def check_zones_once(self) -> None:
+        zones: dict[str, str] = {}
+        for fact in self.by_name["init_zone"]:
+            piece, zone = str(fact.args[0]), str(fact.args[1])
+            if zones.setdefault(piece, zone) != zone:
+                self.problem(fact, f"{piece} is placed in two zones ({zones[piece]} and {zone})")
+
+    def check_script_numbers(self) -> None:
+        numbered = [f for f in self.by_name["script"] if f.args[0].type == SymbolType.Number]
+        seen: set[int] = set()
+        for fact in numbered:
+            if fact.args[0].number in seen:
+                self.problem(fact, f"script action {fact.args[0]} is given twice")
+            seen.add(fact.args[0].number)
+        expected = set(range(1, len(seen) + 1))
+        if seen != expected:
+            first_bad = next(f for f in numbered if f.args[0].number not in expected)
+            self.problem(first_bad, f"script numbers must run 1, 2, 3, ... without gaps; "
+                                    f"got {', '.join(map(str, sorted(seen)))}")
+
+    def check_active_player(self) -> None:
+        actives = self.by_name["active_player"]
+        if not self.players:
+            self.problems.append((Location(self.path), "no player is declared (player(Name, Seat))"))
+        if not actives:
+            self.problems.append((Location(self.path), "no active_player/1 fact"))
+        for fact in actives[1:]:
+            self.problem(fact, "more than one active player")
+
+
+def _order(location: Location) -> tuple[int, int]:
+    return (location.line, location.column)
+
+
+def _check_predicates(facts: list[Fact]) -> None:
+    for fact in facts:
+        arity = len(fact.args)
+        if fact.name not in _ARITIES:
+            known = sorted(SCENARIO_PREDICATES) + ["expect"]
+            raise ScenarioError(fact.location, f"unknown predicate {fact.name}/{arity}"
+                                + _suggest(fact.name, known))
+        if arity not in _ARITIES[fact.name]:
+            arities = " or ".join(f"{fact.name}/{a}" for a in sorted(_ARITIES[fact.name]))
+            raise ScenarioError(fact.location, f"{fact.name}/{arity} has the wrong arity; did you mean {arities}?")
+
+
+def load_scenario(path: str | Path, vocab: Vocabulary | None = None) -> Scenario:
+    """Read, parse and validate a scenario file; raise ScenarioError on the first problem."""
+    name = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(Location(name), f"cannot read the scenario: {exc.strerror or exc}") from exc
+    facts = _parse(name, text)
+    _check_predicates(facts)
+    checker = _Checker(facts, vocab or vocabulary(), name)
+    checker.run()
+    if checker.problems:
+        location, message = min(checker.problems, key=lambda p: _order(p[0]))
+        raise ScenarioError(location, message)
+    expectations = tuple(
+        Expectation(str(f.args[0]), f.args[1], str(f.args[2]) if len(f.args) == 3 else None, f.location)
+        for f in facts if f.name == "expect")
+    return Scenario(name, text, tuple(facts), expectations)
