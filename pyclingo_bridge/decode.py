@@ -1,0 +1,206 @@
+"""Decode an answer set (its shown atoms) into frozen dataclasses.
+
+The decoder dispatches on (name, arity) of every shown atom; the table
+HANDLERS must name exactly the signatures asp/show.lp shows (a test checks
+it), and an unknown signature raises DecodeError. Terms that need no
+structure stay as clingo-printed strings.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from clingo import Symbol, SymbolType
+
+from .errors import DecodeError, Location
+
+_SHOW = Location("show.lp")
+
+
+def card_id(sym: Symbol) -> str:
+    """The card id of an object obj(Id, B); anything else as printed."""
+    return str(sym.arguments[0]) if sym.match("obj", 2) else str(sym)
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """One triggering of an ability (trigger_instance/6 with its trigger_rule/2).
+
+    step is when it triggered; state_read the step whose state it was judged in
+    (step - 1 when it looked back, CR 603.10; step when it looked forward).
+    """
+
+    id: str
+    ability: str
+    source: str
+    source_id: str
+    subject: str
+    subject_id: str
+    controller: str
+    look: str
+    step: int
+    state_read: int
+    rule: str | None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the timeline and the state after it."""
+
+    index: int
+    kind: str
+    events: tuple[str, ...]
+    triggers: tuple[Trigger, ...]
+    stack: tuple[str, ...]
+    life: tuple[tuple[str, int], ...]
+    zones: tuple[tuple[str, str], ...]
+    controllers: tuple[tuple[str, str], ...]
+    attached: tuple[tuple[str, str], ...]
+    damage: tuple[tuple[str, int], ...]
+    lost: tuple[str, ...]
+    resolved: tuple[str, ...]
+    fizzled: tuple[str, ...]
+    removed_no_target: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AnswerSet:
+    """A decoded answer set: the timeline, the choices made and the outcome."""
+
+    index: int
+    atoms: tuple[str, ...]
+    edition: str | None
+    unfinished: bool
+    steps: tuple[Step, ...]
+    triggers: tuple[Trigger, ...]
+    targets: tuple[tuple[str, int, str], ...]
+    orders: tuple[tuple[str, int], ...]
+    resolutions: tuple[tuple[str, str, int], ...]
+    final_zones: tuple[tuple[str, str], ...]
+    final_controllers: tuple[tuple[str, str], ...]
+    final_life: tuple[tuple[str, int], ...]
+    fired: tuple[tuple[str, str, str, str, str, int], ...]
+    trigger_counts: tuple[tuple[str, int], ...]
+    outcome: tuple[str, ...]
+    violations: tuple[tuple[str, int], ...]
+    script_failures: tuple[tuple[int, str], ...]
+
+
+@dataclass
+class _Collect:
+    """Mutable scratch space while reading one answer set."""
+
+    step_kind: dict[int, str] = field(default_factory=dict)
+    per_step: dict[str, dict[int, list]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(list)))
+    instances: list[tuple[Symbol, ...]] = field(default_factory=list)
+    rules: dict[str, str] = field(default_factory=dict)
+    lists: dict[str, list] = field(default_factory=lambda: defaultdict(list))
+    edition: str | None = None
+    unfinished: bool = False
+
+    def at(self, what: str, step: Symbol, value: object) -> None:
+        self.per_step[what][step.number].append(value)
+
+
+def _text(sym: Symbol) -> str:
+    return sym.string if sym.type == SymbolType.String else str(sym)
+
+
+def _holds(c: _Collect, a: tuple[Symbol, ...]) -> None:
+    fluent, step = a
+    args = fluent.arguments
+    readers: dict[tuple[str, int], Callable[[], object]] = {
+        ("in_zone", 2): lambda: (str(args[0]), str(args[1])),
+        ("controller", 2): lambda: (str(args[0]), str(args[1])),
+        ("life", 2): lambda: (str(args[0]), args[1].number),
+        ("on_stack", 2): lambda: (str(args[0]), str(args[1])),
+        ("attached", 2): lambda: (str(args[0]), str(args[1])),
+        ("damage", 2): lambda: (str(args[0]), args[1].number),
+        ("lost", 1): lambda: str(args[0]),
+    }
+    key = (fluent.name, len(args))
+    if key not in readers:
+        raise DecodeError(_SHOW, f"unknown fluent in holds/2: {fluent}")
+    c.at(fluent.name, step, readers[key]())
+
+
+#: (name, arity) of every shown atom -> how it is read
+HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] = {
+    ("step_kind", 2): lambda c, a: c.step_kind.__setitem__(a[0].number, str(a[1])),
+    ("happens", 2): lambda c, a: c.at("events", a[1], str(a[0])),
+    ("holds", 2): _holds,
+    ("trigger_instance", 6): lambda c, a: c.instances.append(a),
+    ("trigger_rule", 2): lambda c, a: c.rules.__setitem__(str(a[0]), _text(a[1])),
+    ("removed_no_target", 2): lambda c, a: c.at("removed_no_target", a[1], str(a[0])),
+    ("target", 3): lambda c, a: c.lists["targets"].append((str(a[0]), a[1].number, str(a[2]))),
+    ("order", 2): lambda c, a: c.lists["orders"].append((str(a[0]), a[1].number)),
+    ("resolved", 2): lambda c, a: c.at("resolved", a[1], str(a[0])),
+    ("fizzles", 2): lambda c, a: c.at("fizzled", a[1], str(a[0])),
+    ("rules_edition", 1): lambda c, a: setattr(c, "edition", str(a[0])),
+    ("unfinished", 0): lambda c, a: setattr(c, "unfinished", True),
+    ("violation", 2): lambda c, a: c.lists["violations"].append((str(a[0]), a[1].number)),
+    ("script_failed", 2): lambda c, a: c.lists["script_failures"].append((a[0].number, str(a[1]))),
+    ("final_zone", 2): lambda c, a: c.lists["final_zones"].append((str(a[0]), str(a[1]))),
+    ("final_controller", 2): lambda c, a: c.lists["final_controllers"].append((str(a[0]), str(a[1]))),
+    ("final_life", 2): lambda c, a: c.lists["final_life"].append((str(a[0]), a[1].number)),
+    ("fired", 6): lambda c, a: c.lists["fired"].append((*map(str, a[:5]), a[5].number)),
+    ("trigger_count", 2): lambda c, a: c.lists["trigger_counts"].append((str(a[0]), a[1].number)),
+    ("resolution", 3): lambda c, a: c.lists["resolutions"].append((str(a[0]), str(a[1]), a[2].number)),
+    ("outcome", 1): lambda c, a: c.lists["outcome"].append(str(a[0])),
+}
+
+
+def _trigger(a: tuple[Symbol, ...], rules: dict[str, str]) -> Trigger:
+    tr, ability, source, subject, controller, look = a
+    step = tr.arguments[3].number if tr.match("tr", 5) else -1
+    state_read = step - 1 if str(look) == "back" else step
+    return Trigger(str(tr), str(ability), str(source), card_id(source), str(subject), card_id(subject),
+                   str(controller), str(look), step, state_read, rules.get(str(tr)))
+
+
+def _stack(chain: Iterable[tuple[str, str]]) -> tuple[str, ...]:
+    """Top first, from on_stack(I, Below) links (the bottom one lies on `bottom`)."""
+    below = dict(chain)
+    covered = set(below.values())
+    tops = [item for item in below if item not in covered]
+    if not tops:
+        return ()
+    out = [min(tops)]
+    while below.get(out[-1], "bottom") != "bottom" and len(out) <= len(below):
+        out.append(below[out[-1]])
+    return tuple(out)
+
+
+def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
+    """Decode the shown atoms of one answer set (index counts from 1)."""
+    c = _Collect()
+    atoms = sorted(symbols, key=str)
+    for sym in atoms:
+        args = tuple(sym.arguments) if sym.type == SymbolType.Function else ()
+        key = (sym.name, len(args)) if sym.type == SymbolType.Function else (str(sym), 0)
+        handler = HANDLERS.get(key)
+        if handler is None:
+            raise DecodeError(_SHOW, f"unknown shown atom {sym} ({key[0]}/{key[1]} is not in the decoder's contract)")
+        handler(c, args)
+    triggers = tuple(sorted((_trigger(a, c.rules) for a in c.instances), key=lambda t: (t.step, t.id)))
+    ps = c.per_step
+    steps = tuple(
+        Step(index=t, kind=c.step_kind.get(t, "initial" if t == 0 else "unknown"),
+             events=tuple(sorted(ps["events"][t])),
+             triggers=tuple(tr for tr in triggers if tr.step == t),
+             stack=_stack(ps["on_stack"][t]),
+             life=tuple(sorted(ps["life"][t])), zones=tuple(sorted(ps["in_zone"][t])),
+             controllers=tuple(sorted(ps["controller"][t])), attached=tuple(sorted(ps["attached"][t])),
+             damage=tuple(sorted(ps["damage"][t])), lost=tuple(sorted(ps["lost"][t])),
+             resolved=tuple(sorted(ps["resolved"][t])), fizzled=tuple(sorted(ps["fizzled"][t])),
+             removed_no_target=tuple(sorted(ps["removed_no_target"][t])))
+        for t in sorted(set(c.step_kind) | {0}))
+    lists = {name: tuple(sorted(values)) for name, values in c.lists.items()}
+    return AnswerSet(
+        index=index, atoms=tuple(str(s) for s in atoms), edition=c.edition, unfinished=c.unfinished,
+        steps=steps, triggers=triggers,
+        **{name: lists.get(name, ()) for name in (
+            "targets", "orders", "resolutions", "final_zones", "final_controllers", "final_life", "fired",
+            "trigger_counts", "outcome", "violations", "script_failures")})

@@ -1,0 +1,126 @@
+"""Ground and solve the packaged encodings with a validated scenario.
+
+Every clingo message (warnings and infos under --warn=all) is an error: the
+`#defined` allow-list in asp/defined.lp covers the optional inputs, so any
+message means a bug in the encodings. The horizon grows (doubling) until no
+answer set is `unfinished`; answer sets are sorted by their shown atoms.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from clingo import Control, Model, Symbol
+
+from . import resources
+from .errors import EncodingError, HorizonError, Location
+from .scenario import Scenario
+
+#: the largest horizon tried before giving up on a game that never becomes quiescent
+MAX_HORIZON = 256
+_UNFINISHED = "unfinished"
+
+
+def initial_horizon(scenario: Scenario) -> int:
+    """A first horizon from the script length (each action takes a few steps)."""
+    return 6 + 4 * len(scenario.script)
+
+
+@dataclass(frozen=True)
+class Run:
+    """The answer sets of one scenario under one edition (shown atoms, sorted)."""
+
+    scenario: Scenario
+    edition: str | None
+    horizon: int
+    models: tuple[tuple[Symbol, ...], ...]
+    exhausted: bool
+    cut_short: str | None
+
+    @property
+    def satisfiable(self) -> bool:
+        return bool(self.models)
+
+
+def _unfinished(model: tuple[Symbol, ...]) -> bool:
+    return any(sym.match(_UNFINISHED, 0) for sym in model)
+
+
+class _Solver:
+    """One grounding at one horizon; collects models under a model and time budget."""
+
+    def __init__(self, scenario: Scenario, edition: str | None, horizon: int, extra_encoding: str | None):
+        self.messages: list[str] = []
+        args = ["--warn=all", "-c", f"horizon={horizon}"]
+        if edition is not None:
+            args += ["-c", f"edition={edition}"]
+        self.ctl = Control(args, logger=lambda _code, text: self.messages.append(text), message_limit=100)
+        main = resources.main_encoding()
+        try:
+            self.ctl.load(str(main))
+            self.ctl.add("base", [], scenario.text)
+            if extra_encoding is not None:
+                self.ctl.add("base", [], extra_encoding)
+            self.ctl.ground([("base", [])])
+        except RuntimeError as exc:
+            raise self._error(str(main)) from exc
+        if self.messages:
+            raise self._error(str(main))
+
+    def _error(self, fallback: str) -> EncodingError:
+        if self.messages:
+            return EncodingError.from_clingo(self.messages[0], fallback)
+        return EncodingError(Location(fallback), "clingo failed without a message")
+
+    def solve(self, max_models: int, deadline: float | None) -> tuple[list[tuple[Symbol, ...]], bool, str | None]:
+        models: list[tuple[Symbol, ...]] = []
+
+        def on_model(model: Model) -> None:
+            models.append(tuple(sorted(model.symbols(shown=True), key=str)))
+
+        self.ctl.configuration.solve.models = max_models
+        with self.ctl.solve(on_model=on_model, async_=True) as handle:
+            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
+            finished = handle.wait(remaining) if remaining is not None else handle.wait()
+            if not finished:
+                handle.cancel()
+            result = handle.get()
+        if self.messages:
+            raise self._error(str(resources.main_encoding()))
+        if not finished or result.interrupted:
+            return models, False, "timeout"
+        if not result.exhausted:
+            return models, False, f"stopped after {max_models} answer set(s) (--max-models)"
+        return models, True, None
+
+
+def solve(scenario: Scenario, *, edition: str | None = None, horizon: int | None = None,
+          max_models: int = 0, timeout: float | None = None, extra_encoding: str | None = None) -> Run:
+    """All answer sets of the scenario (or the first max_models), within timeout seconds.
+
+    edition overrides the scenario's edition; horizon fixes the horizon instead of
+    growing it; extra_encoding is added to the encodings (for tests).
+    """
+    deadline = None if timeout is None else time.monotonic() + timeout
+    current = horizon if horizon is not None else initial_horizon(scenario)
+    while True:
+        solver = _Solver(scenario, edition, current, extra_encoding)
+        models, exhausted, cut_short = solver.solve(max_models, deadline)
+        if horizon is not None or not any(_unfinished(m) for m in models) or cut_short == "timeout":
+            break
+        if current * 2 > MAX_HORIZON:
+            raise HorizonError(Location(scenario.path),
+                               f"the game is still not quiescent after {current} steps "
+                               "(a trigger loop, or a very long script)")
+        current *= 2
+    ordered = tuple(sorted(models, key=lambda m: tuple(str(s) for s in m)))
+    return Run(scenario, _edition_in_force(ordered, edition, scenario), current, ordered, exhausted, cut_short)
+
+
+def _edition_in_force(models: tuple[tuple[Symbol, ...], ...], override: str | None, scenario: Scenario) -> str | None:
+    for model in models[:1]:
+        for sym in model:
+            if sym.match("rules_edition", 1):
+                return str(sym.arguments[0])
+    return override or scenario.edition
