@@ -1,0 +1,112 @@
+"""The `lookback` command: a thin click layer over the bridge library.
+
+Exit codes: 0 all good, 1 an expectation failed, 2 bad input (a one-line
+`file:line:col: message`, never a traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from . import resources
+from .decode import decode
+from .engine import solve
+from .errors import Location, LookbackError, ScenarioError
+from .expect import FAIL, SKIP, evaluate
+from .render import json_report, text_report
+from .scenario import load_scenario
+from .vocabulary import vocabulary
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _bad_input(error: LookbackError) -> None:
+    click.echo(str(error), err=True)
+    sys.exit(EXIT_BAD_INPUT)
+
+
+def _check_edition(edition: str | None) -> None:
+    known = vocabulary().editions
+    if edition is not None and edition not in known:
+        _bad_input(ScenarioError(Location("--edition"), f"unknown edition {edition} (known: {', '.join(sorted(known))})"))
+
+
+_EDITION = click.option("--edition", default=None, metavar="2006|current",
+                        help="Rules edition to apply (overrides the scenario's edition/1).")
+_TIMEOUT = click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="S",
+                        help="Stop solving after S seconds (the report says the run was cut short).")
+
+
+@click.group()
+@click.version_option(package_name="lookback")
+def main() -> None:
+    """lookback: which abilities trigger, and why (MTG rules in Answer Set Programming)."""
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@_EDITION
+@click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
+@click.option("--all", "show_all", is_flag=True, help="Show every answer set, not only the first.")
+@click.option("--max-models", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Stop after N answer sets (0: all).")
+@_TIMEOUT
+def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
+        timeout: float | None) -> None:
+    """Solve SCENARIO and print the timeline of its first answer set (all with --all)."""
+    _check_edition(edition)
+    try:
+        result = solve(load_scenario(scenario), edition=edition, max_models=max_models, timeout=timeout)
+        models = [decode(m, i) for i, m in enumerate(result.models, start=1)]
+    except LookbackError as error:
+        _bad_input(error)
+    click.echo((json_report if as_json else text_report)(result, models, show_all))
+
+
+def _scenario_files(paths: tuple[str, ...]) -> list[Path]:
+    if not paths:
+        return resources.bundled_scenarios()
+    files: list[Path] = []
+    for path in map(Path, paths):
+        files += sorted(path.rglob("*.lp")) if path.is_dir() else [path]
+    return files
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@_EDITION
+@_TIMEOUT
+def check(paths: tuple[str, ...], edition: str | None, timeout: float | None) -> None:
+    """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones)."""
+    _check_edition(edition)
+    counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
+    bad_input = 0
+    files = _scenario_files(paths)
+    if not files:
+        _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
+                                 "no scenario files (*.lp) found"))
+    for path in files:
+        try:
+            verdicts = evaluate(solve(load_scenario(path), edition=edition, timeout=timeout))
+        except ScenarioError as error:
+            click.echo(f"ERROR {error}", err=True)
+            bad_input += 1
+            continue
+        except LookbackError as error:
+            click.echo(f"FAIL {error}")
+            counts[FAIL] += 1
+            continue
+        for v in verdicts:
+            counts[v.status] += 1
+            evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
+            click.echo(f"{v.status} {v.location}: {v.what}{evidence}")
+    click.echo(f"{len(files)} scenario(s): {counts['PASS']} passed, {counts[FAIL]} failed, "
+               f"{counts[SKIP]} skipped, {bad_input} with bad input")
+    sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if counts[FAIL] else EXIT_OK)
+
+
+if __name__ == "__main__":
+    main()

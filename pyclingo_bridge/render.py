@@ -1,0 +1,138 @@
+"""Present decoded answer sets: a readable timeline, and the same data as JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Iterable
+
+from clingo import Symbol, SymbolType, parse_term
+
+from .decode import AnswerSet, Step, Trigger
+from .engine import Run
+
+_KINDS = {"sba": "state-based actions", "triggers": "triggered abilities put on the stack",
+          "initial": "initial state", "idle": "idle (nothing left to do)"}
+
+
+def _relabel(sym: Symbol) -> str:
+    if sym.type != SymbolType.Function:
+        return str(sym)
+    args = sym.arguments
+    if sym.match("obj", 2):
+        return _relabel(args[0])
+    if sym.match("tr", 5):
+        return f"{args[0]} of {_relabel(args[1])} on {_relabel(args[2])}"
+    if not args:
+        return str(sym)
+    return f"{sym.name}({', '.join(_relabel(a) for a in args)})"
+
+
+def label(text: str) -> str:
+    """A clingo-printed term with objects named by card id and triggers spelled out."""
+    return _relabel(parse_term(text))
+
+
+def distinct_outcomes(models: Iterable[AnswerSet]) -> int:
+    """How many different outcome/1 sets the answer sets have."""
+    return len({frozenset(m.outcome) for m in models})
+
+
+def trigger_line(tr: Trigger) -> str:
+    """E.g. `ab(x,1) of artifact triggered on bear1 (controller alice, looked back: state at step 1, CR 603.10a)`."""
+    rule = f", CR {tr.rule}" if tr.rule else ""
+    return (f"{tr.ability} of {tr.source_id} triggered on {tr.subject_id} (controller {tr.controller}, "
+            f"looked {tr.look}: state at step {tr.state_read}{rule})")
+
+
+def _kind(step: Step, script: dict[int, Symbol]) -> str:
+    kind = parse_term(step.kind)
+    if kind.match("action", 1):
+        number = kind.arguments[0].number
+        action = script.get(number)
+        return f"scripted action {number}: {_relabel(action) if action is not None else '?'}"
+    if kind.match("resolve", 1):
+        return f"resolution of {_relabel(kind.arguments[0])}"
+    return _KINDS.get(step.kind, step.kind)
+
+
+def _pairs(pairs: Iterable[tuple[str, object]]) -> str:
+    return ", ".join(f"{label(a)} {b}" for a, b in pairs) or "none"
+
+
+def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dict[int, Symbol]) -> list[str]:
+    lines = [f"step {step.index}: {_kind(step, script)}"]
+    if step.events:
+        lines.append("  events: " + "; ".join(label(e) for e in step.events))
+    lines += ["  triggered: " + trigger_line(tr) for tr in step.triggers]
+    before = set(previous.stack) if previous else set()
+    for item in (i for i in step.stack if i not in before):
+        chosen = [f"{k} = {label(x)}" for i, k, x in model.targets if i == item]
+        if chosen:
+            lines.append(f"  targets of {label(item)}: " + ", ".join(chosen))
+    lines += [f"  removed, no legal target: {label(i)}" for i in step.removed_no_target]
+    lines += [f"  fizzled (all targets illegal): {label(i)}" for i in step.fizzled]
+    lines += [f"  lost the game: {p}" for p in step.lost if not previous or p not in previous.lost]
+    if previous is None:
+        lines.append("  zones: " + _pairs(step.zones))
+    lines.append("  stack (top first): " + (", ".join(label(i) for i in step.stack) or "empty"))
+    lines.append("  life: " + _pairs(step.life))
+    return lines
+
+
+def timeline(model: AnswerSet, script: dict[int, Symbol]) -> list[str]:
+    """The readable timeline of one answer set, idle steps collapsed, then its final state."""
+    lines = [f"answer set {model.index} (rules edition {model.edition})"]
+    steps = model.steps
+    i = 0
+    while i < len(steps):
+        step = steps[i]
+        if step.kind == "idle":
+            j = i
+            while j + 1 < len(steps) and steps[j + 1].kind == "idle":
+                j += 1
+            span = f"steps {step.index}-{steps[j].index}" if j > i else f"step {step.index}"
+            lines.append(f"{span}: {_KINDS['idle']}")
+            i = j + 1
+            continue
+        lines += _step_lines(step, steps[i - 1] if i else None, model, script)
+        i += 1
+    lines.append("final state:")
+    lines.append("  zones: " + _pairs(model.final_zones))
+    lines.append("  controllers: " + _pairs(model.final_controllers))
+    lines.append("  life: " + _pairs(model.final_life))
+    if model.unfinished:
+        lines.append("  (the game was not quiescent at the horizon)")
+    lines += [f"  VIOLATION {label(v)} at step {t}" for v, t in model.violations]
+    lines += [f"  SCRIPT FAILED: action {n}: {label(r)}" for n, r in model.script_failures]
+    return lines
+
+
+def summary(run: Run, models: list[AnswerSet]) -> str:
+    """Answer set and outcome counts, and whether the enumeration was complete."""
+    state = "all enumerated" if run.exhausted else f"cut short: {run.cut_short}"
+    return (f"answer sets: {len(models)} ({state}); distinct outcomes: {distinct_outcomes(models)}; "
+            f"horizon: {run.horizon}")
+
+
+def text_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
+    """The whole `lookback run` text output."""
+    lines = [f"scenario: {run.scenario.path}"]
+    if not models:
+        lines.append("no answer set: the program is unsatisfiable" if run.exhausted
+                     else f"no answer set found ({run.cut_short})")
+    for model in models if show_all else models[:1]:
+        lines += timeline(model, run.scenario.script)
+    lines.append(summary(run, models))
+    return "\n".join(lines)
+
+
+def json_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
+    """The same data as JSON, with sorted keys."""
+    payload = {
+        "scenario": run.scenario.path, "edition": run.edition, "horizon": run.horizon,
+        "answer_sets": len(models), "distinct_outcomes": distinct_outcomes(models),
+        "complete": run.exhausted, "cut_short": run.cut_short,
+        "models": [asdict(m) for m in (models if show_all else models[:1])],
+    }
+    return json.dumps(payload, sort_keys=True, indent=2)
