@@ -151,34 +151,49 @@ def _rule_facts(stm: ast.AST) -> list[Fact]:
     return facts
 
 
+def _statement(stm: ast.AST, path: str, text: str) -> list[Fact]:
+    """The facts of one top-level statement; ScenarioError for anything else."""
+    if stm.location.begin.filename != path:
+        raise ScenarioError(_include_location(path, text), "#include is not allowed in a scenario")
+    kind = stm.ast_type
+    if kind == ast.ASTType.Comment:
+        return []
+    if kind == ast.ASTType.Program:
+        begin = stm.location.begin
+        if text[_offset(text, begin.line, begin.column):].startswith("#program"):
+            raise ScenarioError(_loc(stm), "#program is not allowed in a scenario")
+        return []  # the implicit `#program base.` clingo puts first
+    if kind in _DIRECTIVES:
+        raise ScenarioError(_loc(stm), f"{_DIRECTIVES[kind]} is not allowed in a scenario")
+    if kind != ast.ASTType.Rule:
+        raise ScenarioError(_loc(stm), f"'{stm}' is not allowed in a scenario")
+    return _rule_facts(stm)
+
+
 def _parse(path: str, text: str) -> list[Fact]:
     facts: list[Fact] = []
     messages: list[str] = []
+    problems: list[ScenarioError] = []
 
     def statement(stm: ast.AST) -> None:
-        if stm.location.begin.filename != path:
-            raise ScenarioError(_include_location(path, text), "#include is not allowed in a scenario")
-        kind = stm.ast_type
-        if kind == ast.ASTType.Comment:
-            return
-        if kind == ast.ASTType.Program:
-            begin = stm.location.begin
-            if text[_offset(text, begin.line, begin.column):].startswith("#program"):
-                raise ScenarioError(_loc(stm), "#program is not allowed in a scenario")
-            return
-        if kind in _DIRECTIVES:
-            raise ScenarioError(_loc(stm), f"{_DIRECTIVES[kind]} is not allowed in a scenario")
-        if kind != ast.ASTType.Rule:
-            raise ScenarioError(_loc(stm), f"'{stm}' is not allowed in a scenario")
-        facts.extend(_rule_facts(stm))
+        # clingo re-raises callback exceptions as new objects: keep ours and stop reading
+        if not problems:
+            try:
+                facts.extend(_statement(stm, path, text))
+            except ScenarioError as error:
+                problems.append(error)
 
     try:
         ast.parse_files([path], statement, logger=lambda _code, msg: messages.append(msg))
     except RuntimeError as exc:
+        if problems:
+            raise problems[0] from None
         message = messages[0] if messages else str(exc)
         if "could not be opened" in message or "#include" in message:
-            raise ScenarioError(_include_location(path, text), "#include is not allowed in a scenario") from exc
-        raise _syntax_error(path, message) from exc
+            raise ScenarioError(_include_location(path, text), "#include is not allowed in a scenario") from None
+        raise _syntax_error(path, message) from None
+    if problems:
+        raise problems[0]
     return facts
 
 
