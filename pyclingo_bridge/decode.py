@@ -115,7 +115,7 @@ def _holds(c: _Collect, a: tuple[Symbol, ...]) -> None:
         ("in_zone", 2): lambda: (str(args[0]), str(args[1])),
         ("controller", 2): lambda: (str(args[0]), str(args[1])),
         ("life", 2): lambda: (str(args[0]), args[1].number),
-        ("on_stack", 2): lambda: (str(args[0]), str(args[1])),
+        ("on_stack", 2): lambda: (str(args[0]), args[1]),
         ("attached", 2): lambda: (str(args[0]), str(args[1])),
         ("damage", 2): lambda: (str(args[0]), args[1].number),
         ("lost", 1): lambda: str(args[0]),
@@ -160,17 +160,22 @@ def _trigger(a: tuple[Symbol, ...], rules: dict[str, str]) -> Trigger:
                    str(controller), str(look), step, state_read, rules.get(str(tr)))
 
 
-def _stack(chain: Iterable[tuple[str, str]]) -> tuple[str, ...]:
-    """Top first, from on_stack(I, Below) links (the bottom one lies on `bottom`)."""
-    below = dict(chain)
-    covered = set(below.values())
-    tops = [item for item in below if item not in covered]
-    if not tops:
+def _stack(entries: Iterable[tuple[str, Symbol]]) -> tuple[str, ...]:
+    """The stack top first, from on_stack(I, X) after one step.
+
+    X is either what I lies on (another item, or `bottom`: a chain) or a
+    stacking key (the greatest key is the top).
+    """
+    below = {item: str(x) for item, x in entries}
+    if not below:
         return ()
-    out = [min(tops)]
-    while below.get(out[-1], "bottom") != "bottom" and len(out) <= len(below):
-        out.append(below[out[-1]])
-    return tuple(out)
+    if all(x == "bottom" or x in below for x in below.values()):
+        covered = set(below.values())
+        out = [min(item for item in below if item not in covered)]
+        while below[out[-1]] != "bottom" and len(out) < len(below):
+            out.append(below[out[-1]])
+        return tuple(out)
+    return tuple(item for item, _key in sorted(entries, key=lambda e: e[1], reverse=True))
 
 
 def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:

@@ -9,6 +9,7 @@ cut short (for the modes that need all answer sets) is a failure.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 
 from .engine import Run
@@ -32,13 +33,13 @@ class Verdict:
         return self.status == FAIL
 
 
-def _near(atoms: tuple[str, ...], name: str) -> str:
-    """A few atoms of an answer set with the same predicate name as the expected one."""
+def _near(atoms: tuple[str, ...], atom: str, name: str) -> str:
+    """The atoms of an answer set most like the expected one (same predicate, closest text)."""
     same = [a for a in atoms if a.split("(", 1)[0] == name]
-    shown = same[:_EVIDENCE_ATOMS]
-    if not shown:
+    if not same:
         return "it has no " + name + " atom"
-    more = f", ... ({len(same) - len(shown)} more)" if len(same) > len(shown) else ""
+    shown = difflib.get_close_matches(atom, same, n=_EVIDENCE_ATOMS, cutoff=0.0)
+    more = f", ... ({len(same) - len(shown)} more {name} atoms)" if len(same) > len(shown) else ""
     return "it has " + ", ".join(shown) + more
 
 
@@ -89,10 +90,10 @@ def evaluate(run: Run) -> list[Verdict]:
             ok, witness, verb = bool(having), lacking, "lacks"
         if not ok:
             i = witness[0]
-            evidence = f"answer set {i} of {len(atom_sets)} {verb} {atom}; " + _near(atom_sets[i - 1], e.atom.name)
+            evidence = f"answer set {i} of {len(atom_sets)} {verb} {atom}; " + _near(atom_sets[i - 1], atom, e.atom.name)
             if e.mode == "some":
                 evidence = f"none of {len(atom_sets)} answer set(s) has {atom}; answer set 1: " + \
-                    _near(atom_sets[0], e.atom.name)
+                    _near(atom_sets[0], atom, e.atom.name)
             verdicts.append(Verdict(e.location, str(e), FAIL, evidence))
         elif incomplete and e.mode != "some":
             verdicts.append(Verdict(e.location, str(e), FAIL, incomplete))
