@@ -1,0 +1,103 @@
+"""The bridge library on the seed scenario (CR 603.10a; 2006: 410.10d)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pyclingo_bridge import decode, evaluate, load_scenario, resources, solve
+from pyclingo_bridge.engine import initial_horizon
+from pyclingo_bridge.render import distinct_outcomes
+
+SEED = resources.scenarios_dir() / "seed_603_10a_wipe.lp"
+ARTIFACT_AB = "ab(cr_example_artifact,1)"
+
+
+@pytest.fixture(scope="module")
+def seed():
+    return load_scenario(SEED)
+
+
+@pytest.mark.parametrize("edition, rule", [(None, "603.10a"), ("current", "603.10a"), ("2006", "410.10d")])
+def test_seed_both_triggers_look_back(seed, edition, rule) -> None:
+    run = solve(seed, edition=edition)
+    models = [decode(m, i) for i, m in enumerate(run.models, 1)]
+    # Two answer sets: alice orders her two simultaneous triggers either way (CR 603.3b).
+    assert len(models) == 2 and run.exhausted and run.cut_short is None
+    assert distinct_outcomes(models) == 1
+    for model in models:
+        assert model.edition == (edition or "current")
+        assert {(t.source_id, t.subject_id, t.controller, t.look, t.rule, t.state_read) for t in model.triggers} == {
+            ("artifact", "bear1", "alice", "back", rule, 1), ("artifact", "bear2", "alice", "back", rule, 1)}
+        assert dict(model.final_life) == {"alice": 22, "bob": 20}
+        assert dict(model.final_zones)["artifact"] == "graveyard"
+        assert not model.violations and not model.script_failures and not model.unfinished
+    assert all(not v.failed for v in evaluate(run))
+
+
+def test_seed_orders_differ_between_answer_sets(seed) -> None:
+    run = solve(seed)
+    first, second = (decode(m, i) for i, m in enumerate(run.models, 1))
+    assert first.orders != second.orders
+    # the step putting both triggers on the stack shows them top first, in the chosen order
+    stacks = {next(s.stack for s in m.steps if s.kind == "triggers") for m in (first, second)}
+    assert len(stacks) == 2 and all(len(s) == 2 for s in stacks)
+
+
+def test_models_sorted_and_deterministic(seed) -> None:
+    one, two = solve(seed), solve(seed)
+    assert one.models == two.models
+    keys = [tuple(str(s) for s in m) for m in one.models]
+    assert keys == sorted(keys)
+
+
+def test_horizon_grows_from_a_small_start(seed) -> None:
+    start = initial_horizon(seed)
+    assert start == 10  # 6 + 4 x one scripted action
+    too_short = solve(seed, horizon=3)
+    assert all(decode(m).unfinished for m in too_short.models)
+    grown = solve(seed)
+    assert grown.horizon >= start and not any(decode(m).unfinished for m in grown.models)
+
+
+def test_max_models_cuts_the_run_short(seed) -> None:
+    run = solve(seed, max_models=1)
+    assert len(run.models) == 1 and not run.exhausted and "max-models" in run.cut_short
+    # expectations that need every answer set cannot pass on a partial enumeration
+    verdicts = {v.what: v for v in evaluate(run)}
+    assert verdicts["expect(outcomes, 1)"].failed
+    assert "cut short" in verdicts["expect(all, final_life(alice,22))"].evidence
+
+
+def test_failed_expectation_has_evidence(seed, tmp_path) -> None:
+    text = SEED.read_text().replace("final_life(alice, 22)", "final_life(alice, 21)")
+    path = tmp_path / "wrong.lp"
+    path.write_text(text)
+    verdicts = [v for v in evaluate(solve(load_scenario(path))) if v.failed]
+    assert len(verdicts) == 1
+    assert verdicts[0].what == "expect(all, final_life(alice,21))"
+    assert "answer set 1 of 2 lacks final_life(alice,21)" in verdicts[0].evidence
+    assert "final_life(alice,22)" in verdicts[0].evidence
+    assert verdicts[0].location.line == SEED.read_text().splitlines().index("expect(all, final_life(alice, 22)).") + 1
+
+
+def test_expectation_for_other_edition_is_skipped(seed, tmp_path) -> None:
+    path = tmp_path / "edition.lp"
+    path.write_text(SEED.read_text() + '\nexpect(all, final_life(alice, 99), 2006).\n')
+    scenario = load_scenario(path)
+    current = {v.what: v.status for v in evaluate(solve(scenario))}
+    assert current["expect(all, final_life(alice,99), 2006)"] == "SKIP"
+    old = {v.what: v.status for v in evaluate(solve(scenario, edition="2006"))}
+    assert old["expect(all, final_life(alice,99), 2006)"] == "FAIL"
+
+
+def test_some_none_and_script_failure(seed, tmp_path) -> None:
+    path = tmp_path / "modes.lp"
+    path.write_text(SEED.read_text() + "\nexpect(some, final_life(bob, 20)).\nexpect(none, final_life(bob, 20)).\n"
+                    "script(2, cast(alice, bear1)).\n")
+    verdicts = {v.what: v for v in evaluate(solve(load_scenario(path)))}
+    assert verdicts["expect(some, final_life(bob,20))"].status == "PASS"
+    assert verdicts["expect(none, final_life(bob,20))"].failed
+    assert "has final_life(bob,20)" in verdicts["expect(none, final_life(bob,20))"].evidence
+    # bear1 is cast from the battlefield: script_failed (and its violation) are failures
+    assert verdicts["no script_failed"].failed and "not_in_hand(bear1)" in verdicts["no script_failed"].evidence
+    assert verdicts["no violation"].failed

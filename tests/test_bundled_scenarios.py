@@ -1,0 +1,25 @@
+"""Every bundled scenario holds all its expectations (new files are picked up automatically)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pyclingo_bridge import resources
+from pyclingo_bridge.cli import main
+
+REPO_SCENARIOS = sorted((Path(__file__).resolve().parent.parent / "scenarios").glob("*.lp"))
+
+
+def test_there_are_bundled_scenarios() -> None:
+    assert REPO_SCENARIOS
+    assert {p.name for p in resources.bundled_scenarios()} == {p.name for p in REPO_SCENARIOS}
+
+
+@pytest.mark.parametrize("path", REPO_SCENARIOS, ids=lambda p: p.name)
+def test_bundled_scenario_checks(path: Path) -> None:
+    result = CliRunner().invoke(main, ["check", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "FAIL" not in result.output

@@ -1,0 +1,115 @@
+"""The `lookback` command: run and check, as text and JSON, in-process and installed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pyclingo_bridge import resources
+from pyclingo_bridge.cli import main
+
+SEED = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
+TRIGGER_LINE = ("ab(cr_example_artifact,1) of artifact triggered on {} (controller alice, "
+                "looked back: state at step 1, CR {})")
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize("edition, rule", [("current", "603.10a"), ("2006", "410.10d")])
+def test_run_text_timeline(edition, rule) -> None:
+    result = invoke("run", SEED, "--edition", edition)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert f"answer set 1 (rules edition {edition})" in out
+    assert "step 1: scripted action 1: cast(bob, vengeance)" in out
+    assert "step 2: resolution of vengeance" in out
+    for bear in ("bear1", "bear2"):
+        assert TRIGGER_LINE.format(bear, rule) in out
+    assert "step 3: triggered abilities put on the stack" in out
+    assert "idle (nothing left to do)" in out
+    assert "  life: alice 22, bob 20" in out
+    assert "answer sets: 2 (all enumerated); distinct outcomes: 1" in out
+    assert "answer set 2 (" not in out  # only the first answer set without --all
+
+
+def test_run_all_shows_every_answer_set() -> None:
+    result = invoke("run", SEED, "--all")
+    assert result.exit_code == 0
+    assert "answer set 1 (" in result.output and "answer set 2 (" in result.output
+
+
+def test_run_json_is_deterministic_and_complete() -> None:
+    first, second = invoke("run", SEED, "--json", "--all"), invoke("run", SEED, "--json", "--all")
+    assert first.exit_code == 0 and first.output == second.output
+    data = json.loads(first.output)
+    assert data["answer_sets"] == 2 and data["distinct_outcomes"] == 1 and data["complete"] is True
+    assert len(data["models"]) == 2
+    for model in data["models"]:
+        assert sorted(map(tuple, model["final_life"])) == [("alice", 22), ("bob", 20)]
+        assert {(t["subject_id"], t["look"], t["rule"]) for t in model["triggers"]} == {
+            ("bear1", "back", "603.10a"), ("bear2", "back", "603.10a")}
+    one = json.loads(invoke("run", SEED, "--json").output)
+    assert len(one["models"]) == 1 and one["answer_sets"] == 2
+
+
+def test_run_max_models_says_it_was_cut_short() -> None:
+    result = invoke("run", SEED, "--max-models", "1")
+    assert result.exit_code == 0
+    assert "answer sets: 1 (cut short: stopped after 1 answer set(s) (--max-models))" in result.output
+
+
+def test_check_text_passes_on_seed() -> None:
+    result = invoke("check", SEED)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert sum(line.startswith("PASS ") for line in lines) == 8  # no violation, no script_failed, 6 expectations
+    assert lines[-1] == "1 scenario(s): 8 passed, 0 failed, 0 skipped, 0 with bad input"
+
+
+def test_check_fails_with_evidence(tmp_path) -> None:
+    bad = tmp_path / "bad_expectation.lp"
+    bad.write_text(Path(SEED).read_text().replace("expect(outcomes, 1).", "expect(outcomes, 2)."))
+    result = invoke("check", str(tmp_path))
+    assert result.exit_code == 1
+    assert f"FAIL {bad}:30:1: expect(outcomes, 2) -- 1 distinct outcome(s) in 2 answer set(s)" in result.output
+
+
+def test_check_bad_input_wins_over_failure(tmp_path) -> None:
+    (tmp_path / "a.lp").write_text(Path(SEED).read_text().replace("expect(outcomes, 1).", "expect(outcomes, 2)."))
+    (tmp_path / "b.lp").write_text("player(alice, 1). active_player(alice). oops(1).\n")
+    result = invoke("check", str(tmp_path))
+    assert result.exit_code == 2
+    assert f"{tmp_path / 'b.lp'}:1:41: unknown predicate oops/1" in result.output
+
+
+def _installed_lookback() -> str:
+    beside = Path(sys.executable).with_name("lookback")
+    found = str(beside) if beside.exists() else shutil.which("lookback")
+    if found is None:
+        pytest.fail("the lookback command is not installed (pip install .)")
+    return found
+
+
+def test_installed_command_from_another_directory(tmp_path) -> None:
+    command = _installed_lookback()
+    run = subprocess.run([command, "run", SEED, "--edition", "2006"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    assert TRIGGER_LINE.format("bear1", "410.10d") in run.stdout
+    check = subprocess.run([command, "check"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "seed_603_10a_wipe.lp" in check.stdout
+    bad = tmp_path / "bad.lp"
+    bad.write_text("#script (python)\nimport os\n#end.\n")
+    refused = subprocess.run([command, "run", str(bad)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == f"{bad}:1:1: #script is not allowed in a scenario"
+    assert "Traceback" not in refused.stderr + refused.stdout

@@ -1,0 +1,40 @@
+"""The decoder knows exactly the signatures asp/show.lp shows, and nothing else."""
+
+from __future__ import annotations
+
+import pytest
+from clingo import Function, Number, parse_term
+
+from pyclingo_bridge import DecodeError, decode
+from pyclingo_bridge.decode import HANDLERS
+from pyclingo_bridge.vocabulary import shown_signatures
+
+
+def test_decoder_knows_exactly_the_shown_signatures() -> None:
+    shown = shown_signatures()
+    assert ("holds", 2) in shown and ("outcome", 1) in shown  # show.lp was really read
+    assert set(HANDLERS) == set(shown)
+
+
+def test_unknown_signature_is_refused() -> None:
+    with pytest.raises(DecodeError, match="mystery/1"):
+        decode([Function("mystery", [Number(1)])])
+
+
+def test_unknown_fluent_is_refused() -> None:
+    with pytest.raises(DecodeError, match="haunts"):
+        decode([parse_term("holds(haunts(a,b),1)")])
+
+
+def test_stack_is_decoded_top_first() -> None:
+    model = decode([parse_term(a) for a in (
+        "step_kind(1,triggers)", "holds(on_stack(x,bottom),1)", "holds(on_stack(y,x),1)",
+        "holds(on_stack(z,y),1)")])
+    assert model.steps[1].stack == ("z", "y", "x")
+
+
+def test_stack_by_keys_is_decoded_top_first() -> None:
+    model = decode([parse_term(a) for a in (
+        "step_kind(3,triggers)", "holds(on_stack(x,at(1,0,1)),3)", "holds(on_stack(y,at(3,0,1)),3)",
+        "holds(on_stack(z,at(3,1,1)),3)")])
+    assert model.steps[1].stack == ("z", "y", "x")
