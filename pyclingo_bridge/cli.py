@@ -108,5 +108,11 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None) ->
     sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if counts[FAIL] else EXIT_OK)
 
 
+@main.command()
+def where() -> None:
+    """Print the path of the packaged root encoding (asp/main.lp), for plain clingo."""
+    click.echo(str(resources.main_encoding()))
+
+
 if __name__ == "__main__":
     main()

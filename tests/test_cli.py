@@ -113,3 +113,10 @@ def test_installed_command_from_another_directory(tmp_path) -> None:
     assert refused.returncode == 2
     assert refused.stderr.strip() == f"{bad}:1:1: #script is not allowed in a scenario"
     assert "Traceback" not in refused.stderr + refused.stdout
+
+
+def test_where_prints_the_root_encoding() -> None:
+    result = invoke("where")
+    assert result.exit_code == 0
+    path = Path(result.output.strip())
+    assert path.name == "main.lp" and path.is_file() and (path.parent / "show.lp").is_file()
