@@ -23,7 +23,7 @@ from .vocabulary import vocabulary
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
-def _bad_input(error: LookbackError) -> None:
+def _bad_input(error: LookbackError | str) -> None:
     click.echo(str(error), err=True)
     sys.exit(EXIT_BAD_INPUT)
 
@@ -31,7 +31,7 @@ def _bad_input(error: LookbackError) -> None:
 def _check_edition(edition: str | None) -> None:
     known = vocabulary().editions
     if edition is not None and edition not in known:
-        _bad_input(ScenarioError(Location("--edition"), f"unknown edition {edition} (known: {', '.join(sorted(known))})"))
+        _bad_input(f"--edition: unknown edition {edition} (known: {', '.join(sorted(known))})")
 
 
 _EDITION = click.option("--edition", default=None, metavar="2006|current",
