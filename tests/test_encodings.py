@@ -535,3 +535,29 @@ def test_seed_603_10a_wipe_both_editions(edition, rule) -> None:
              f"trigger_rule({t1},\"{rule}\")", f"rules_edition({edition})")(run)
     num_models(2)(run)
     num_outcomes(1)(run)
+
+
+# -- the worked examples of docs/scenario-language.md ---------------------------------------
+DOC_EXAMPLES = {
+    # 601.2a cast, 608.1 resolve (the wipe: look-back triggers at 2), 603.3 triggers, 2 resolutions.
+    "seed_603_10a_wipe": (6, {"step_kind(1,action(1))", "step_kind(2,resolve(obj(vengeance,1)))",
+                              "step_kind(3,triggers)", "step_kind(6,idle)",
+                              "happens(move(obj(vengeance,0),hand,stack),1)"}),
+    # 704.5g then 704.5d as two state-based-action steps (704.3), then triggers (117.5).
+    "sba_lethal_damage_and_token": (6, {
+        "step_kind(1,sba)", "step_kind(2,sba)", "step_kind(3,triggers)", "step_kind(6,idle)",
+        "happens(destroy(obj(bear,0)),1)", "happens(destroy(obj(soldier,0)),1)",
+        "happens(cease_to_exist(obj(soldier,1)),2)",
+        f"fired(watcher,{CREX},bear,alice,back,1)", f"fired(watcher,{CREX},soldier,alice,back,1)",
+        "final_life(alice,22)"}),
+}
+
+
+@pytest.mark.parametrize("name", list(DOC_EXAMPLES))
+def test_doc_worked_example(name: str) -> None:
+    horizon, atoms = DOC_EXAMPLES[name]
+    run = solve(files=(SCENARIOS / f"{name}.lp",), horizon=horizon)
+    generic_checks(run, horizon)
+    cautious(*atoms)(run)
+    for t in (4, 5):  # the two trigger resolutions, in either order
+        assert all(any(a.startswith(f"step_kind({t},resolve(tr(") for a in m) for m in run.models)
