@@ -25,6 +25,7 @@ SCENARIO_PREDICATES: dict[str, int] = {
     "player": 2, "active_player": 1, "starting_life": 2,
     "card": 3, "token": 3, "spell_copy": 3,
     "init_zone": 2, "init_controller": 2, "init_attached": 2, "init_damage": 2,
+    "init_stack": 2, "init_target": 3,
     "script": 2, "script_target": 3, "edition": 1, "expect": 2,
 }
 #: expect/3 is the edition-bound form of expect/2
@@ -260,6 +261,7 @@ class _Checker:
             "token": self.check_piece, "spell_copy": self.check_piece,
             "init_zone": self.check_init_zone, "init_controller": self.check_init_controller,
             "init_attached": self.check_init_attached, "init_damage": self.check_init_damage,
+            "init_stack": self.check_init_stack, "init_target": self.check_init_target,
             "script": self.check_script, "script_target": self.check_script_target,
             "edition": lambda f: self.names(f, f.args[0], self.vocab.editions, "edition"),
             "expect": self.check_expect,
@@ -271,6 +273,7 @@ class _Checker:
         self.check_zones_once()
         self.check_script_numbers()
         self.check_active_player()
+        self.check_stack_places()
 
     def check_player(self, fact: Fact) -> None:
         self.is_name(fact, fact.args[0], "a player") and self.is_number(fact, fact.args[1], "a seat")
@@ -301,6 +304,30 @@ class _Checker:
         self.piece(fact, fact.args[0])
         self.is_number(fact, fact.args[1], "damage")
 
+    def target_ref(self, fact: Fact, target: Symbol) -> None:
+        if str(target) not in self.pieces | self.players:
+            self.problem(fact, f"target {target} is neither a piece nor a player of this scenario")
+
+    def check_init_stack(self, fact: Fact) -> None:
+        self.piece(fact, fact.args[0])
+        self.is_number(fact, fact.args[1], "a stack place")
+
+    def check_init_target(self, fact: Fact) -> None:
+        self.piece(fact, fact.args[0])
+        self.is_number(fact, fact.args[1], "a target number")
+        self.target_ref(fact, fact.args[2])
+
+    def check_stack_places(self) -> None:
+        """A piece starts on the stack exactly when it has a stack place (init_stack/2)."""
+        on_stack = {str(f.args[0]) for f in self.by_name["init_zone"] if str(f.args[1]) == "stack"}
+        placed = {str(f.args[0]): f for f in self.by_name["init_stack"]}
+        for fact in self.by_name["init_zone"]:
+            if str(fact.args[1]) == "stack" and str(fact.args[0]) not in placed:
+                self.problem(fact, f"{fact.args[0]} starts on the stack but has no init_stack({fact.args[0]}, N) place")
+        for ident, fact in placed.items():
+            if ident not in on_stack:
+                self.problem(fact, f"init_stack gives a stack place to {ident}, which does not start on the stack")
+
     def check_script(self, fact: Fact) -> None:
         number, action = fact.args
         if not self.is_number(fact, number, "a script number"):
@@ -317,8 +344,7 @@ class _Checker:
         if fact.args[0] not in numbers:
             self.problem(fact, f"script_target refers to script action {fact.args[0]}, which does not exist")
         self.is_number(fact, fact.args[1], "a target number")
-        if str(fact.args[2]) not in self.pieces | self.players:
-            self.problem(fact, f"target {fact.args[2]} is neither a piece nor a player of this scenario")
+        self.target_ref(fact, fact.args[2])
 
     def check_expect(self, fact: Fact) -> None:
         mode, atom = fact.args[0], fact.args[1]

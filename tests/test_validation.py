@@ -53,6 +53,9 @@ REFUSED = {
     "unshown_arity": ("expect(all, final_life(alice)).", 1, "final_life/1 is not shown by show.lp"),
     "outcomes_not_number": ("expect(outcomes, many).", 1, "N must be a number"),
     "syntax": ("card(lions savannah_lions, alice).", 12, "syntax error"),
+    "stack_place_without_stack": ("init_stack(bear, 1).", 1, "init_stack gives a stack place to bear"),
+    "init_target_unknown": ("init_target(bear, 1, carol).", 1, "target carol is neither a piece nor a player"),
+    "stack_without_place": ("card(m, murder, alice). init_zone(m, stack).", 25, "m starts on the stack but has no init_stack"),
 }
 
 
