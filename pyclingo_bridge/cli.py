@@ -1,31 +1,53 @@
 """The `lookback` command: a thin click layer over the bridge library.
 
 Exit codes: 0 all good, 1 an expectation failed, 2 bad input (a one-line
-`file:line:col: message`, never a traceback).
+`file:line:col: message`, never a traceback), 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
 import click
 
-from . import resources
+from . import prescan, resources
 from .decode import decode
 from .engine import solve
 from .errors import Location, LookbackError, ScenarioError
 from .expect import FAIL, SKIP, evaluate
 from .render import json_report, text_report
+from .run_errors import run_error
 from .scenario import load_scenario
 from .vocabulary import vocabulary
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def _bad_input(error: LookbackError | str) -> None:
     click.echo(str(error), err=True)
     sys.exit(EXIT_BAD_INPUT)
+
+
+def _interruptible(command):
+    """Ctrl-C ends the command with a message and exit code 130, never a traceback."""
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+        try:
+            return command(*args, **kwargs)
+        except KeyboardInterrupt:
+            click.echo("interrupted (Ctrl-C): stopped before the end, no result", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+    return wrapper
+
+
+def _solve(path: str | Path, **options):
+    """Load, validate and solve one scenario; ScenarioError for any input error, the run's included."""
+    result = solve(load_scenario(path), **options)
+    if error := run_error(result):
+        raise error
+    return result
 
 
 def _check_edition(edition: str | None) -> None:
@@ -54,12 +76,13 @@ def main() -> None:
 @click.option("--max-models", type=click.IntRange(min=0), default=0, metavar="N",
               help="Stop after N answer sets (0: all).")
 @_TIMEOUT
+@_interruptible
 def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
         timeout: float | None) -> None:
     """Solve SCENARIO and print the timeline of its first answer set (all with --all)."""
     _check_edition(edition)
     try:
-        result = solve(load_scenario(scenario), edition=edition, max_models=max_models, timeout=timeout)
+        result = _solve(scenario, edition=edition, max_models=max_models, timeout=timeout)
         models = [decode(m, i) for i, m in enumerate(result.models, start=1)]
     except LookbackError as error:
         _bad_input(error)
@@ -72,7 +95,16 @@ def _scenario_files(paths: tuple[str, ...]) -> list[Path]:
     files: list[Path] = []
     for path in map(Path, paths):
         files += sorted(path.rglob("*.lp")) if path.is_dir() else [path]
-    return files
+    included = {inc for f in files for inc in _includes(f)}
+    return [f for f in files if f.resolve() not in included]  # a fragment is checked with its scenario
+
+
+def _includes(path: Path) -> list[Path]:
+    """The files a scenario includes (none if it cannot be read: loading it will say why)."""
+    try:
+        return list(prescan.vet(str(path)))[1:]
+    except ScenarioError:
+        return []
 
 
 @main.command()
@@ -88,23 +120,33 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None) ->
     if not files:
         _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
                                  "no scenario files (*.lp) found"))
-    for path in files:
-        try:
-            verdicts = evaluate(solve(load_scenario(path), edition=edition, timeout=timeout))
-        except ScenarioError as error:
-            click.echo(f"ERROR {error}", err=True)
-            bad_input += 1
-            continue
-        except LookbackError as error:
-            click.echo(f"FAIL {error}")
-            counts[FAIL] += 1
-            continue
-        for v in verdicts:
-            counts[v.status] += 1
-            evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
-            click.echo(f"{v.status} {v.location}: {v.what}{evidence}")
+    done, cut_short = 0, 0
+    try:
+        for path in files:
+            try:
+                result = _solve(path, edition=edition, timeout=timeout)
+            except ScenarioError as error:
+                click.echo(f"ERROR {error}", err=True)
+                bad_input += 1
+                continue
+            except LookbackError as error:
+                click.echo(f"FAIL {error}")
+                counts[FAIL] += 1
+                continue
+            finally:
+                done += 1
+            cut_short += result.cut_short is not None
+            for v in evaluate(result):
+                counts[v.status] += 1
+                evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
+                click.echo(f"{v.status} {v.location}: {v.what}{evidence}")
+    except KeyboardInterrupt:
+        click.echo(f"interrupted (Ctrl-C) during scenario {done} of {len(files)}: the results are incomplete",
+                   err=True)
+        sys.exit(EXIT_INTERRUPTED)
+    incomplete = f"; {cut_short} run(s) cut short by --timeout, so incomplete" if cut_short else ""
     click.echo(f"{len(files)} scenario(s): {counts['PASS']} passed, {counts[FAIL]} failed, "
-               f"{counts[SKIP]} skipped, {bad_input} with bad input")
+               f"{counts[SKIP]} skipped, {bad_input} with bad input{incomplete}")
     sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if counts[FAIL] else EXIT_OK)
 
 

@@ -3,7 +3,11 @@
 Every clingo message (warnings and infos under --warn=all) is an error: the
 `#defined` allow-list in asp/defined.lp covers the optional inputs, so any
 message means a bug in the encodings. The horizon grows (doubling) until no
-answer set is `unfinished`; answer sets are sorted by their shown atoms.
+answer set is `unfinished`, or one has a `script_failed` (the script cannot go
+on, more steps would not help); answer sets are sorted by their shown atoms.
+
+A run cut short says why in `Run.cut_short`: the time limit, --max-models, or
+Ctrl-C (KeyboardInterrupt: the search is cancelled, then the interrupt goes on).
 """
 
 from __future__ import annotations
@@ -20,6 +24,10 @@ from .scenario import Scenario
 #: the largest horizon tried before giving up on a game that never becomes quiescent
 MAX_HORIZON = 256
 _UNFINISHED = "unfinished"
+_SCRIPT_FAILED = "script_failed"
+#: how often a running search checks for Ctrl-C (seconds)
+_POLL = 0.05
+TIMEOUT = "timeout"
 
 
 def initial_horizon(scenario: Scenario) -> int:
@@ -47,6 +55,18 @@ def _unfinished(model: tuple[Symbol, ...]) -> bool:
     return any(sym.match(_UNFINISHED, 0) for sym in model)
 
 
+def _script_failed(model: tuple[Symbol, ...]) -> bool:
+    return any(sym.match(_SCRIPT_FAILED, 2) for sym in model)
+
+
+def _wait(handle, deadline: float | None) -> bool:
+    """Wait for the search to end, in short slices so that Ctrl-C gets through; False at the deadline."""
+    while not handle.wait(_POLL if deadline is None else min(_POLL, max(0.0, deadline - time.monotonic()))):
+        if deadline is not None and time.monotonic() >= deadline:
+            return False
+    return True
+
+
 class _Solver:
     """One grounding at one horizon; collects models under a model and time budget."""
 
@@ -59,7 +79,7 @@ class _Solver:
         main = resources.main_encoding()
         try:
             self.ctl.load(str(main))
-            self.ctl.add("base", [], scenario.text)
+            self.ctl.add("base", [], scenario.program)
             if extra_encoding is not None:
                 self.ctl.add("base", [], extra_encoding)
             self.ctl.ground([("base", [])])
@@ -81,15 +101,18 @@ class _Solver:
 
         self.ctl.configuration.solve.models = max_models
         with self.ctl.solve(on_model=on_model, async_=True) as handle:
-            remaining = None if deadline is None else max(0.0, deadline - time.monotonic())
-            finished = handle.wait(remaining) if remaining is not None else handle.wait()
+            try:
+                finished = _wait(handle, deadline)
+            except KeyboardInterrupt:
+                handle.cancel()
+                raise
             if not finished:
                 handle.cancel()
             result = handle.get()
         if self.messages:
             raise self._error(str(resources.main_encoding()))
         if not finished or result.interrupted:
-            return models, False, "timeout"
+            return models, False, TIMEOUT
         if not result.exhausted:
             return models, False, f"stopped after {max_models} answer set(s) (--max-models)"
         return models, True, None
@@ -107,7 +130,11 @@ def solve(scenario: Scenario, *, edition: str | None = None, horizon: int | None
     while True:
         solver = _Solver(scenario, edition, current, extra_encoding)
         models, exhausted, cut_short = solver.solve(max_models, deadline)
-        if horizon is not None or not any(_unfinished(m) for m in models) or cut_short == "timeout":
+        if horizon is not None or not any(_unfinished(m) for m in models) or cut_short == TIMEOUT \
+                or any(_script_failed(m) for m in models):
+            break
+        if deadline is not None and time.monotonic() >= deadline:
+            exhausted, cut_short = False, TIMEOUT
             break
         if current * 2 > MAX_HORIZON:
             raise HorizonError(Location(scenario.path),

@@ -66,7 +66,9 @@ def evaluate(run: Run) -> list[Verdict]:
     atom_sets = [tuple(str(s) for s in model) for model in run.models]
     verdicts = _run_checks(run, atom_sets)
     if not atom_sets:
-        return verdicts + [Verdict(e.location, str(e), FAIL, "no answer set") for e in run.scenario.expectations]
+        why = f"no answer set found before the run was cut short ({run.cut_short}); cannot conclude" \
+            if run.cut_short else "no answer set"
+        return verdicts + [Verdict(e.location, str(e), FAIL, why) for e in run.scenario.expectations]
     incomplete = None if run.exhausted else f"enumeration cut short ({run.cut_short}); cannot conclude"
     for e in run.scenario.expectations:
         if e.edition is not None and e.edition != run.edition:

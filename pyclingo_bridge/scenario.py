@@ -17,7 +17,9 @@ from typing import Callable
 
 from clingo import Symbol, SymbolType, ast, parse_term
 
+from . import prescan
 from .errors import Location, ScenarioError
+from .observable import Names
 from .vocabulary import Vocabulary, vocabulary
 
 #: predicate -> arity of every fact a scenario may state
@@ -34,19 +36,41 @@ _ARITIES["expect"].add(3)
 
 PIECE_KINDS = ("card", "token", "spell_copy")
 EXPECT_MODES = ("all", "some", "none", "outcomes")
+#: the largest number a scenario may state (clingo integers are 32-bit; life must not overflow)
+LIMIT = 1_000_000
+#: facts stated at most once per key (the first `n` arguments), and what the key is
+_ONCE: dict[str, tuple[int, str]] = {
+    "starting_life": (1, "the starting life of {}"), "init_controller": (1, "the controller of {}"),
+    "init_attached": (1, "what {} is attached to"), "init_damage": (1, "the damage on {}"),
+    "init_stack": (1, "the stack place of {}"), "init_target": (2, "target {1} of {0}"),
+    "script_target": (2, "target {1} of script action {0}"), "edition": (0, "the edition"),
+}
+#: where a piece must start for a fact about it to make sense (fact -> argument -> zones)
+_STARTS_IN: dict[str, dict[int, tuple[str, ...]]] = {
+    "init_damage": {0: ("battlefield",)}, "init_attached": {0: ("battlefield",), 1: ("battlefield",)},
+    "init_controller": {0: ("battlefield", "stack")}, "init_target": {0: ("stack",)},
+}
 #: argument roles of the scripted actions the encodings read (checked when present)
 ACTION_ROLES: dict[str, tuple[str, ...]] = {"cast": ("player", "piece")}
 
+_CHANGES_ENCODINGS = "it would change the meaning of the encodings"
+#: directives a scenario may not use, and why
 _DIRECTIVES = {
-    ast.ASTType.Script: "#script", ast.ASTType.External: "#external",
-    ast.ASTType.ShowSignature: "#show", ast.ASTType.ShowTerm: "#show",
-    ast.ASTType.Definition: "#const", ast.ASTType.ProjectAtom: "#project",
-    ast.ASTType.ProjectSignature: "#project", ast.ASTType.Defined: "#defined",
-    ast.ASTType.Minimize: "#minimize (or a weak constraint)", ast.ASTType.Edge: "#edge",
-    ast.ASTType.Heuristic: "#heuristic", ast.ASTType.TheoryDefinition: "#theory",
+    ast.ASTType.Script: ("#script", "a scenario is data, and a script would run code on this machine"),
+    ast.ASTType.External: ("#external", "it would let the solver choose facts the scenario must state"),
+    ast.ASTType.ShowSignature: ("#show", "asp/show.lp alone says what the engine shows"),
+    ast.ASTType.ShowTerm: ("#show", "asp/show.lp alone says what the engine shows"),
+    ast.ASTType.Definition: ("#const", "it could redefine the engine's constants (horizon, edition); "
+                                       "use edition/1 or --edition"),
+    ast.ASTType.ProjectAtom: ("#project", _CHANGES_ENCODINGS),
+    ast.ASTType.ProjectSignature: ("#project", _CHANGES_ENCODINGS),
+    ast.ASTType.Defined: ("#defined", _CHANGES_ENCODINGS),
+    ast.ASTType.Minimize: ("#minimize (or a weak constraint)", _CHANGES_ENCODINGS),
+    ast.ASTType.Edge: ("#edge", _CHANGES_ENCODINGS),
+    ast.ASTType.Heuristic: ("#heuristic", _CHANGES_ENCODINGS),
+    ast.ASTType.TheoryDefinition: ("#theory", _CHANGES_ENCODINGS),
 }
 _TERM_NODES = {ast.ASTType.Function, ast.ASTType.SymbolicTerm, ast.ASTType.UnaryOperation}
-_INCLUDE = re.compile(r"#include\b")
 
 
 @dataclass(frozen=True)
@@ -81,12 +105,16 @@ class Expectation:
 
 @dataclass(frozen=True)
 class Scenario:
-    """A validated scenario: its path, its source text (what is grounded) and its facts."""
+    """A validated scenario: its path and its facts (with those of the files it includes)."""
 
     path: str
-    text: str
     facts: tuple[Fact, ...]
     expectations: tuple[Expectation, ...] = field(default=())
+
+    @property
+    def program(self) -> str:
+        """What is grounded: exactly the validated facts, one a line."""
+        return "".join(f"{fact.symbol}.\n" for fact in self.facts)
 
     @property
     def edition(self) -> str | None:
@@ -109,15 +137,6 @@ def _loc(node: ast.AST) -> Location:
 def _offset(text: str, line: int, column: int) -> int:
     lines = text.splitlines(keepends=True)
     return sum(len(x) for x in lines[: line - 1]) + column - 1
-
-
-def _include_location(path: str, text: str) -> Location:
-    """Where the first #include outside a comment is (clingo inlines includes before we see them)."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        code = line.split("%", 1)[0]
-        if match := _INCLUDE.search(code):
-            return Location(path, number, match.start() + 1)
-    return Location(path)
 
 
 def _check_term(node: ast.AST) -> None:
@@ -152,26 +171,30 @@ def _rule_facts(stm: ast.AST) -> list[Fact]:
     return facts
 
 
-def _statement(stm: ast.AST, path: str, text: str) -> list[Fact]:
+def _statement(stm: ast.AST, texts: dict[Path, str]) -> list[Fact]:
     """The facts of one top-level statement; ScenarioError for anything else."""
-    if stm.location.begin.filename != path:
-        raise ScenarioError(_include_location(path, text), "#include is not allowed in a scenario")
+    source = Path(stm.location.begin.filename).resolve()
+    if source not in texts:  # the pre-scan vets every #include: this is a safety net
+        raise ScenarioError(_loc(stm), "this statement comes from a file the scenario may not include")
     kind = stm.ast_type
     if kind == ast.ASTType.Comment:
         return []
     if kind == ast.ASTType.Program:
         begin = stm.location.begin
-        if text[_offset(text, begin.line, begin.column):].startswith("#program"):
-            raise ScenarioError(_loc(stm), "#program is not allowed in a scenario")
+        if texts[source][_offset(texts[source], begin.line, begin.column):].startswith("#program"):
+            raise ScenarioError(_loc(stm), "#program is not allowed in a scenario: it would move facts out of "
+                                           "the base part the engine grounds")
         return []  # the implicit `#program base.` clingo puts first
     if kind in _DIRECTIVES:
-        raise ScenarioError(_loc(stm), f"{_DIRECTIVES[kind]} is not allowed in a scenario")
+        directive, why = _DIRECTIVES[kind]
+        raise ScenarioError(_loc(stm), f"{directive} is not allowed in a scenario: {why}")
     if kind != ast.ASTType.Rule:
         raise ScenarioError(_loc(stm), f"'{stm}' is not allowed in a scenario")
     return _rule_facts(stm)
 
 
-def _parse(path: str, text: str) -> list[Fact]:
+def _parse(path: str) -> list[Fact]:
+    texts = prescan.vet(path)
     facts: list[Fact] = []
     messages: list[str] = []
     problems: list[ScenarioError] = []
@@ -180,7 +203,7 @@ def _parse(path: str, text: str) -> list[Fact]:
         # clingo re-raises callback exceptions as new objects: keep ours and stop reading
         if not problems:
             try:
-                facts.extend(_statement(stm, path, text))
+                facts.extend(_statement(stm, texts))
             except ScenarioError as error:
                 problems.append(error)
 
@@ -189,10 +212,7 @@ def _parse(path: str, text: str) -> list[Fact]:
     except RuntimeError as exc:
         if problems:
             raise problems[0] from None
-        message = messages[0] if messages else str(exc)
-        if "could not be opened" in message or "#include" in message:
-            raise ScenarioError(_include_location(path, text), "#include is not allowed in a scenario") from None
-        raise _syntax_error(path, message) from None
+        raise _syntax_error(path, messages[0] if messages else str(exc)) from None
     if problems:
         raise problems[0]
     return facts
@@ -223,6 +243,9 @@ class _Checker:
             self.by_name[fact.name].append(fact)
         self.players = {str(f.args[0]) for f in self.by_name["player"]}
         self.pieces = {str(f.args[0]) for kind in PIECE_KINDS for f in self.by_name[kind]}
+        self.zones: dict[str, str] = {}
+        self.observable = Names(vocab, frozenset(self.players), frozenset(self.pieces),
+                                frozenset(str(f.args[1]) for kind in PIECE_KINDS for f in self.by_name[kind]))
 
     def problem(self, fact: Fact, message: str) -> None:
         self.problems.append((fact.location, message))
@@ -233,10 +256,10 @@ class _Checker:
         self.problem(fact, f"{what} must be a lowercase name, not {sym}")
         return False
 
-    def is_number(self, fact: Fact, sym: Symbol, what: str) -> bool:
-        if sym.type == SymbolType.Number:
+    def is_number(self, fact: Fact, sym: Symbol, what: str, low: int = -LIMIT) -> bool:
+        if sym.type == SymbolType.Number and low <= sym.number <= LIMIT:
             return True
-        self.problem(fact, f"{what} must be a number, not {sym}")
+        self.problem(fact, f"{what} must be a number from {low} to {LIMIT}, not {sym}")
         return False
 
     def player(self, fact: Fact, sym: Symbol) -> None:
@@ -269,14 +292,18 @@ class _Checker:
         for fact in self.facts:
             checks[fact.name](fact)
         self.check_unique("player", "player")
+        self.check_unique_seats()
         self.check_unique_pieces()
         self.check_zones_once()
+        for name, (width, what) in _ONCE.items():
+            self.check_once(name, width, what)
+        self.check_start_zones()
         self.check_script_numbers()
         self.check_active_player()
         self.check_stack_places()
 
     def check_player(self, fact: Fact) -> None:
-        self.is_name(fact, fact.args[0], "a player") and self.is_number(fact, fact.args[1], "a seat")
+        self.is_name(fact, fact.args[0], "a player") and self.is_number(fact, fact.args[1], "a seat", 1)
 
     def check_starting_life(self, fact: Fact) -> None:
         self.player(fact, fact.args[0])
@@ -302,7 +329,7 @@ class _Checker:
 
     def check_init_damage(self, fact: Fact) -> None:
         self.piece(fact, fact.args[0])
-        self.is_number(fact, fact.args[1], "damage")
+        self.is_number(fact, fact.args[1], "damage", 0)
 
     def target_ref(self, fact: Fact, target: Symbol) -> None:
         if str(target) not in self.pieces | self.players:
@@ -310,11 +337,11 @@ class _Checker:
 
     def check_init_stack(self, fact: Fact) -> None:
         self.piece(fact, fact.args[0])
-        self.is_number(fact, fact.args[1], "a stack place")
+        self.is_number(fact, fact.args[1], "a stack place", 1)
 
     def check_init_target(self, fact: Fact) -> None:
         self.piece(fact, fact.args[0])
-        self.is_number(fact, fact.args[1], "a target number")
+        self.is_number(fact, fact.args[1], "a target number", 1)
         self.target_ref(fact, fact.args[2])
 
     def check_stack_places(self) -> None:
@@ -327,10 +354,15 @@ class _Checker:
         for ident, fact in placed.items():
             if ident not in on_stack:
                 self.problem(fact, f"init_stack gives a stack place to {ident}, which does not start on the stack")
+        places = sorted(f.args[1].number for f in placed.values() if f.args[1].type == SymbolType.Number)
+        if places != list(range(1, len(places) + 1)):
+            fact = self.by_name["init_stack"][-1]
+            self.problem(fact, f"stack places must run 1, 2, 3, ... (1 = bottom), each once; "
+                               f"got {', '.join(map(str, places))}")
 
     def check_script(self, fact: Fact) -> None:
         number, action = fact.args
-        if not self.is_number(fact, number, "a script number"):
+        if not self.is_number(fact, number, "a script number", 1):
             return
         if action.type != SymbolType.Function or (action.name, len(action.arguments)) not in self.vocab.actions:
             known = ", ".join(f"{n}/{a}" for n, a in sorted(self.vocab.actions))
@@ -343,7 +375,7 @@ class _Checker:
         numbers = {f.args[0] for f in self.by_name["script"]}
         if fact.args[0] not in numbers:
             self.problem(fact, f"script_target refers to script action {fact.args[0]}, which does not exist")
-        self.is_number(fact, fact.args[1], "a target number")
+        self.is_number(fact, fact.args[1], "a target number", 1)
         self.target_ref(fact, fact.args[2])
 
     def check_expect(self, fact: Fact) -> None:
@@ -352,13 +384,9 @@ class _Checker:
             self.problem(fact, f"unknown expectation mode {mode} (known: {', '.join(EXPECT_MODES)})")
             return
         if str(mode) == "outcomes":
-            self.is_number(fact, atom, "expect(outcomes, N): N")
-        elif atom.type != SymbolType.Function or not atom.name:
-            self.problem(fact, f"expect({mode}, {atom}): {atom} is not an atom")
-        elif (atom.name, len(atom.arguments)) not in self.vocab.shown:
-            shown = sorted(f"{n}/{a}" for n, a in self.vocab.shown)
-            self.problem(fact, f"{atom.name}/{len(atom.arguments)} is not shown by show.lp, so it can never "
-                               "be observed" + _suggest(f"{atom.name}/{len(atom.arguments)}", shown))
+            self.is_number(fact, atom, "expect(outcomes, N): N", 0)
+        elif why := self.observable.problem(atom):
+            self.problem(fact, f"expect({mode}, {atom}): {why}")
         if len(fact.args) == 3:
             self.names(fact, fact.args[2], self.vocab.editions, "edition")
 
@@ -378,12 +406,48 @@ class _Checker:
                 self.problem(fact, f"id {key} is declared twice (ids of cards, tokens and copies are unique)")
             seen.add(key)
 
+    def check_unique_seats(self) -> None:
+        seats: dict[str, str] = {}
+        for fact in self.by_name["player"]:
+            player, seat = str(fact.args[0]), str(fact.args[1])
+            if seats.setdefault(seat, player) != player:
+                self.problem(fact, f"seat {seat} is taken twice ({seats[seat]} and {player}); seats give the turn order")
+
     def check_zones_once(self) -> None:
+        """Every piece starts in exactly one zone, stated once."""
         zones: dict[str, str] = {}
         for fact in self.by_name["init_zone"]:
             piece, zone = str(fact.args[0]), str(fact.args[1])
-            if zones.setdefault(piece, zone) != zone:
+            if piece not in zones:
+                zones[piece] = zone
+            elif zones[piece] != zone:
                 self.problem(fact, f"{piece} is placed in two zones ({zones[piece]} and {zone})")
+            else:
+                self.problem(fact, f"init_zone of {piece} is given twice")
+        for kind in PIECE_KINDS:
+            for fact in self.by_name[kind]:
+                if str(fact.args[0]) not in zones:
+                    self.problem(fact, f"{fact.args[0]} has no init_zone({fact.args[0]}, Zone): say where it starts")
+        self.zones = zones
+
+    def check_once(self, name: str, width: int, what: str) -> None:
+        first: dict[tuple[str, ...], Fact] = {}
+        for fact in self.by_name[name]:
+            key = tuple(map(str, fact.args[:width]))
+            if key in first:
+                self.problem(fact, f"{what.format(*key)} is given twice (first at {first[key].location})")
+            first.setdefault(key, fact)
+
+    def check_start_zones(self) -> None:
+        """Damage and attachments are on permanents, controllers of permanents and spells, targets of spells."""
+        for name, positions in _STARTS_IN.items():
+            for fact in self.by_name[name]:
+                for position, allowed in positions.items():
+                    piece = str(fact.args[position])
+                    zone = self.zones.get(piece)
+                    if zone is not None and zone not in allowed:
+                        self.problem(fact, f"{name} needs {piece} to start in {' or '.join(allowed)}, "
+                                           f"but it starts in {zone}")
 
     def check_script_numbers(self) -> None:
         numbered = [f for f in self.by_name["script"] if f.args[0].type == SymbolType.Number]
@@ -412,6 +476,11 @@ def _order(location: Location) -> tuple[int, int]:
     return (location.line, location.column)
 
 
+def _first(problems: list[tuple[Location, str]], path: str) -> tuple[Location, str]:
+    """The problem met first reading the scenario (its own lines before those of included files)."""
+    return min(problems, key=lambda p: (p[0].file != path, p[0].file, _order(p[0])))
+
+
 def _check_predicates(facts: list[Fact]) -> None:
     for fact in facts:
         arity = len(fact.args)
@@ -427,18 +496,14 @@ def _check_predicates(facts: list[Fact]) -> None:
 def load_scenario(path: str | Path, vocab: Vocabulary | None = None) -> Scenario:
     """Read, parse and validate a scenario file; raise ScenarioError on the first problem."""
     name = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(Location(name), f"cannot read the scenario: {exc.strerror or exc}") from exc
-    facts = _parse(name, text)
+    facts = _parse(name)
     _check_predicates(facts)
     checker = _Checker(facts, vocab or vocabulary(), name)
     checker.run()
     if checker.problems:
-        location, message = min(checker.problems, key=lambda p: _order(p[0]))
+        location, message = _first(checker.problems, name)
         raise ScenarioError(location, message)
     expectations = tuple(
         Expectation(str(f.args[0]), f.args[1], str(f.args[2]) if len(f.args) == 3 else None, f.location)
         for f in facts if f.name == "expect")
-    return Scenario(name, text, tuple(facts), expectations)
+    return Scenario(name, tuple(facts), expectations)

@@ -3,6 +3,7 @@
 - card names: the first argument of `printed_*` facts, and the card of the
   `ab(Card, K)` ability in `static/2`, `spell_ability/1` and `trigger_on/3`;
 - zones (`zone/1` facts), editions (`known_edition/1` facts);
+- triggered abilities: the first argument of `trigger_on/3` facts;
 - scripted actions: the action terms that rules read from `script(N, Action)`;
 - shown signatures: every `#show` of show.lp, as (name, arity) of the shown atom.
 """
@@ -30,6 +31,7 @@ class Vocabulary:
     editions: frozenset[str]
     actions: frozenset[tuple[str, int]]
     shown: frozenset[tuple[str, int]]
+    triggered: frozenset[str] = frozenset()
 
 
 def _fact_symbols(stm: ast.AST) -> list[Symbol]:
@@ -105,11 +107,14 @@ def _vocabulary(main: Path) -> Vocabulary:
     editions: set[str] = set()
     actions: set[tuple[str, int]] = set()
     shown: set[tuple[str, int]] = set()
+    triggered: set[str] = set()
     for stm in _parse(main):  # follows every #include of main.lp
         _body_script_actions(stm, actions)
         if sig := _shown_signature(stm):
             shown.add(sig)
         for sym in _fact_symbols(stm):
+            if sym.match("trigger_on", 3):
+                triggered.add(str(sym.arguments[0]))
             if name := _card_name(sym):
                 cards.add(name)
             elif sym.match("zone", 1):
@@ -117,7 +122,7 @@ def _vocabulary(main: Path) -> Vocabulary:
             elif sym.match("known_edition", 1):
                 editions.add(str(sym.arguments[0]))
     return Vocabulary(frozenset(cards), frozenset(zones), frozenset(editions), frozenset(actions),
-                      frozenset(shown))
+                      frozenset(shown), frozenset(triggered))
 
 
 def vocabulary() -> Vocabulary:

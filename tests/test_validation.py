@@ -20,8 +20,8 @@ BAD_LINE = BASE.count("\n") + 1
 # (the offending line, its column, a fragment of the message)
 REFUSED = {
     "script": ("#script (python)\nimport os\n#end.", 1, "#script is not allowed"),
-    "include": ('#include "other.lp".', 1, "#include is not allowed"),
-    "include_missing": ('#include "missing.lp".', 1, "#include is not allowed"),
+    "include_outside": ('#include "../other.lp".', 1, "outside the scenario's own folder"),
+    "include_missing": ('#include "missing.lp".', 1, "no such file in the scenario's folder"),
     "external": ("#external player(carol, 3).", 1, "#external is not allowed"),
     "program": ("#program base.", 1, "#program is not allowed"),
     "show": ("#show card/3.", 1, "#show is not allowed"),
@@ -113,6 +113,7 @@ def test_bad_edition_option(tmp_path) -> None:
 def test_valid_pools_and_comments_are_accepted(tmp_path) -> None:
     path = tmp_path / "ok.lp"
     path.write_text(BASE + "% a comment\n%* a block\ncomment *%\n"
-                    "card(lions, savannah_lions, bob; cub, savannah_lions, bob).\n")
+                    "card(lions, savannah_lions, bob; cub, savannah_lions, bob).\n"
+                    "init_zone(lions, hand; cub, hand).\n")
     scenario = load_scenario(path)
     assert sum(f.name == "card" for f in scenario.facts) == 3  # `;` pools whole argument tuples

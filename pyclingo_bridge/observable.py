@@ -1,0 +1,97 @@
+"""Which atoms an expectation may name: ones the engine can show for this scenario.
+
+An expectation on an atom the engine never shows is worse than useless:
+`expect(none, final_zone(baer1, graveyard))` would pass for a misspelt card. So
+the atom must have a signature asp/show.lp shows, and the arguments of the
+atoms docs/scenario-language.md describes must name things of the scenario:
+its cards and players, known zones, triggered abilities of its cards, steps.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+from clingo import Symbol, SymbolType
+
+from .vocabulary import Vocabulary
+
+#: the role of each argument of the atoms scenarios name (None: not checked)
+ROLES: dict[tuple[str, int], tuple[str | None, ...]] = {
+    ("final_zone", 2): ("piece", "zone"),
+    ("final_controller", 2): ("piece", "player"),
+    ("final_life", 2): ("player", "number"),
+    ("fired", 6): ("piece", "ability", "piece or player", "player", "look", "step"),
+    ("trigger_count", 2): ("ability", "count"),
+    ("resolution", 3): ("spell or ability", "piece", "step"),
+    ("step_kind", 2): ("step", None),
+    ("happens", 2): (None, "step"),
+    ("holds", 2): (None, "step"),
+    ("removed_no_target", 2): (None, "step"),
+    ("resolved", 2): (None, "step"),
+    ("fizzles", 2): (None, "step"),
+    ("violation", 2): (None, "step"),
+    ("script_failed", 2): ("count", None),
+    ("rules_edition", 1): ("edition",),
+}
+LOOKS = ("back", "forward")
+
+
+def step_of(atom: Symbol) -> int | None:
+    """The step an atom names, if it names one as a number."""
+    roles = ROLES.get((atom.name, len(atom.arguments)), ()) if atom.type == SymbolType.Function else ()
+    for role, arg in zip(roles, atom.arguments):
+        if role == "step" and arg.type == SymbolType.Number:
+            return arg.number
+    return None
+
+
+def _suggest(word: str, options: set[str] | frozenset[str]) -> str:
+    close = difflib.get_close_matches(word, sorted(options), n=1)
+    return f"; did you mean {close[0]}?" if close else ""
+
+
+@dataclass(frozen=True)
+class Names:
+    """What a scenario's expectations may refer to."""
+
+    vocab: Vocabulary
+    players: frozenset[str]
+    pieces: frozenset[str]
+    card_names: frozenset[str]  # the card names of the scenario's pieces
+
+    def problem(self, atom: Symbol) -> str | None:
+        """Why the engine can never show `atom`, or None if it can."""
+        if atom.type != SymbolType.Function or not atom.name:
+            return f"{atom} is not an atom"
+        signature = f"{atom.name}/{len(atom.arguments)}"
+        if (atom.name, len(atom.arguments)) not in self.vocab.shown:
+            shown = {f"{n}/{a}" for n, a in self.vocab.shown}
+            return f"{signature} is not shown by show.lp, so it can never be observed" + _suggest(signature, shown)
+        for position, (role, arg) in enumerate(zip(ROLES.get((atom.name, len(atom.arguments)), ()), atom.arguments), 1):
+            why = self._argument(role, arg) if role else None
+            if why:
+                return f"{atom} can never be shown: argument {position} of {signature}, {why}"
+        return None
+
+    def _argument(self, role: str, arg: Symbol) -> str | None:
+        text = str(arg)
+        if role in ("step", "count"):
+            ok = arg.type == SymbolType.Number and arg.number >= 0
+            return None if ok else f"{text}, is not a {role} (a number, 0 or more)"
+        if role == "number":
+            return None if arg.type == SymbolType.Number else f"{text}, is not a number"
+        known = {
+            "piece": self.pieces, "player": self.players, "piece or player": self.pieces | self.players,
+            "zone": self.vocab.zones, "look": frozenset(LOOKS), "edition": self.vocab.editions,
+        }.get(role)
+        if known is not None:
+            return None if text in known else f"{text}, is not a {role} of this scenario" + _suggest(text, known)
+        if role == "spell or ability" and text == "spell":
+            return None
+        if text not in self.vocab.triggered:
+            return f"{text}, is not a triggered ability of any card" + _suggest(text, self.vocab.triggered)
+        card = str(arg.arguments[0])
+        if card not in self.card_names:
+            return f"{text}, is an ability of {card}, and no card of this scenario is a {card}"
+        return None

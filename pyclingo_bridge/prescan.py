@@ -1,0 +1,149 @@
+"""Checks on the raw text of an untrusted scenario, before clingo reads it.
+
+- Size and nesting: anything but a regular file, a file larger than MAX_BYTES, or
+  a term nested deeper than MAX_DEPTH parentheses is refused (clingo's printer
+  recurses on deep terms).
+- #include: a scenario may include files in its own folder or below it (each one is then
+validated like the scenario itself). Any other #include is refused: a path that
+leaves the folder (`..`, an absolute path, a symbolic link pointing out), a
+clingo library include `#include <...>`, a file that does not exist or is not a
+regular file.
+
+Directives and parentheses are found by scanning the text the way clingo's
+lexer does: `%` line comments, nested `%* ... *%` block comments and `"..."`
+strings are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import Location, ScenarioError
+
+#: the largest scenario file read (a scenario is a few kilobytes of facts)
+MAX_BYTES = 1 << 20
+#: the deepest nesting of parentheses in a term (engine terms nest about 5 deep)
+MAX_DEPTH = 16
+_KEYWORD = re.compile(r"#include")
+_DIRECTIVE = re.compile(r'#include\s*(?:"([^"\\\n]*)"|(<[^>\n]*>))?')
+
+
+@dataclass(frozen=True)
+class Include:
+    """One `#include` directive: where it is written and what it names."""
+
+    location: Location
+    target: str | None  # None: `#include <...>` or an unreadable directive
+    library: bool
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) offsets of the text outside comments and strings."""
+    spans: list[tuple[int, int]] = []
+    i, start, depth, n = 0, 0, 0, len(text)
+    while i < n:
+        two = text[i:i + 2]
+        if depth:
+            if two == "%*":
+                depth, i = depth + 1, i + 2
+            elif two == "*%":
+                depth, i = depth - 1, i + 2
+                start = i
+            else:
+                i += 1
+        elif two == "%*":
+            spans.append((start, i))
+            depth, i = 1, i + 2
+        elif text[i] == "%":
+            spans.append((start, i))
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+            start = i
+        elif text[i] == '"':
+            spans.append((start, i + 1))
+            i += 1
+            while i < n and text[i] not in '"\n':
+                i += 2 if text[i] == "\\" else 1
+            start = i
+        else:
+            i += 1
+    if not depth:
+        spans.append((start, n))
+    return spans
+
+
+def _location(path: str, text: str, offset: int) -> Location:
+    line = text.count("\n", 0, offset) + 1
+    return Location(path, line, offset - (text.rfind("\n", 0, offset) + 1) + 1)
+
+
+def find_includes(path: str, text: str) -> list[Include]:
+    """Every #include directive of the text, in order."""
+    found = []
+    for start, end in _code_spans(text):
+        for keyword in _KEYWORD.finditer(text, start, end):
+            match = _DIRECTIVE.match(text, keyword.start())
+            found.append(Include(_location(path, text, keyword.start()), match[1], library=match[2] is not None))
+    return found
+
+
+def read(path: Path, name: str) -> str:
+    """The text of a scenario file (called name in messages): a regular UTF-8 file of at most MAX_BYTES."""
+    try:
+        if not path.is_file():
+            what = "no such file" if not path.exists() else "not a regular file"
+            raise ScenarioError(Location(name), f"cannot read the scenario: {what}")
+        if path.stat().st_size > MAX_BYTES:
+            raise ScenarioError(Location(name), f"cannot read the scenario: it is larger than {MAX_BYTES} bytes")
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ScenarioError(Location(name), f"cannot read the scenario: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def check_depth(path: str, text: str) -> None:
+    """Refuse a term nested deeper than MAX_DEPTH."""
+    depth = 0
+    for start, end in _code_spans(text):
+        for i in range(start, end):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            if depth > MAX_DEPTH:
+                raise ScenarioError(_location(path, text, i), f"a term nested more than {MAX_DEPTH} deep")
+            depth = max(depth, 0)
+
+
+def vet(name: str) -> dict[Path, str]:
+    """The text of scenario `name` and of the files it includes (directly or not), by resolved path.
+
+    Raise ScenarioError at the first unreadable file, refused #include or deep
+    term. Included files must be in the scenario's folder or below.
+    """
+    root = Path(name).resolve().parent
+    seen: dict[Path, str] = {}
+    pending = [(name, Path(name).resolve())]
+    while pending:
+        name, current = pending.pop(0)
+        if current in seen:
+            continue
+        text = seen[current] = read(current, name)
+        check_depth(name, text)
+        for inc in find_includes(name, text):
+            target = _vet_one(inc, current.parent, root)
+            pending.append((str(Path(name).parent / str(inc.target)), target))
+    return seen
+
+
+def _vet_one(inc: Include, folder: Path, root: Path) -> Path:
+    if inc.library:
+        raise ScenarioError(inc.location, "#include <...> is not allowed in a scenario: only files in the "
+                                          "scenario's own folder may be included, by a quoted relative path")
+    if inc.target is None:
+        raise ScenarioError(inc.location, '#include must be followed by a plain quoted file name, e.g. #include "cards.lp".')
+    target = (folder / inc.target).resolve()
+    if not target.is_relative_to(root):
+        raise ScenarioError(inc.location, f'#include "{inc.target}" is not allowed: it is outside the scenario\'s '
+                                          f"own folder {root} (only files in that folder or below may be included)")
+    if not target.is_file():
+        raise ScenarioError(inc.location, f'#include "{inc.target}": no such file in the scenario\'s folder')
+    return target

@@ -1,0 +1,61 @@
+"""Input errors that only a run reveals, reported at the scenario line they are about.
+
+- A scripted action the game cannot perform: the engine derives
+  `script_failed(N, Reason)` (e.g. a card cast from a hand it is not in); the
+  error names the line of `script(N, ...)` and says why in words.
+- An expectation naming a step past the last step of the run: the game was
+  quiescent by then, and the engine never shows that step.
+"""
+
+from __future__ import annotations
+
+from clingo import Symbol
+
+from .engine import Run
+from .errors import ScenarioError
+from .observable import step_of
+
+
+def _reason(action: Symbol | None, reason: Symbol) -> str:
+    """The engine's reason, in words."""
+    if reason.match("not_in_hand", 1):
+        player = action.arguments[0] if action is not None and action.match("cast", 2) else "its caster"
+        return (f"{reason.arguments[0]} is not in {player}'s hand at that point "
+                "(cast(P, Id) casts a card that P owns from P's hand)")
+    if reason.match("no_legal_target", 1):
+        return f"the spell has no legal choice for its target {reason.arguments[0]} (CR 601.2c)"
+    if reason.match("empty_stack", 0):
+        return "the stack is empty when the action comes: there is nothing to resolve"
+    return f"the engine reports {reason}"
+
+
+def _script_failure(run: Run) -> ScenarioError | None:
+    facts = {f.args[0].number: f for f in run.scenario.facts if f.name == "script"}
+    failing = [i for i, model in enumerate(run.models, 1) if any(sym.match("script_failed", 2) for sym in model)]
+    for index, model in enumerate(run.models, 1):
+        for sym in model:
+            if sym.match("script_failed", 2) and sym.arguments[0].number in facts:
+                fact = facts[sym.arguments[0].number]
+                where = "" if len(failing) == len(run.models) else f" (in answer set {index} of {len(run.models)})"
+                return ScenarioError(fact.location, f"script action {fact.args[0]}, {fact.args[1]}, cannot be "
+                                                    f"performed{where}: {_reason(fact.args[1], sym.arguments[1])}")
+    return None
+
+
+def _step_past_horizon(run: Run) -> ScenarioError | None:
+    if not run.models or any(sym.match("unfinished", 0) for model in run.models for sym in model):
+        return None  # the game is not known to be over at the horizon
+    for e in run.scenario.expectations:
+        if e.edition is not None and e.edition != run.edition:
+            continue
+        step = step_of(e.atom) if e.mode != "outcomes" else None
+        if step is not None and step > run.horizon:
+            return ScenarioError(e.location, f"{e} names step {step}, but this run ends at step {run.horizon} "
+                                             "(the game is over by then): the engine never shows that step")
+    return None
+
+
+def run_error(run: Run) -> ScenarioError | None:
+    """The first input error the run reveals, or None."""
+    return _script_failure(run) or _step_past_horizon(run)
+
