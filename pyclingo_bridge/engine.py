@@ -37,7 +37,11 @@ def initial_horizon(scenario: Scenario) -> int:
 
 @dataclass(frozen=True)
 class Run:
-    """The answer sets of one scenario under one edition (shown atoms, sorted)."""
+    """The answer sets of one scenario under one edition (shown atoms, sorted).
+
+    texts holds the same atoms as printed by clingo, model by model (what the
+    checks compare, printed once).
+    """
 
     scenario: Scenario
     edition: str | None
@@ -45,18 +49,23 @@ class Run:
     models: tuple[tuple[Symbol, ...], ...]
     exhausted: bool
     cut_short: str | None
+    texts: tuple[tuple[str, ...], ...]
 
     @property
     def satisfiable(self) -> bool:
         return bool(self.models)
 
 
-def _unfinished(model: tuple[Symbol, ...]) -> bool:
-    return any(sym.match(_UNFINISHED, 0) for sym in model)
+#: a model: its atoms as printed, and the atoms themselves, in the same (sorted) order
+_Model = tuple[tuple[str, ...], tuple[Symbol, ...]]
 
 
-def _script_failed(model: tuple[Symbol, ...]) -> bool:
-    return any(sym.match(_SCRIPT_FAILED, 2) for sym in model)
+def _unfinished(model: _Model) -> bool:
+    return _UNFINISHED in model[0]
+
+
+def _script_failed(model: _Model) -> bool:
+    return any(text.startswith(_SCRIPT_FAILED + "(") for text in model[0])
 
 
 def _wait(handle, deadline: float | None) -> bool:
@@ -93,11 +102,12 @@ class _Solver:
             return EncodingError.from_clingo(self.messages[0], fallback)
         return EncodingError(Location(fallback), "clingo failed without a message")
 
-    def solve(self, max_models: int, deadline: float | None) -> tuple[list[tuple[Symbol, ...]], bool, str | None]:
-        models: list[tuple[Symbol, ...]] = []
+    def solve(self, max_models: int, deadline: float | None) -> tuple[list[_Model], bool, str | None]:
+        models: list[_Model] = []
 
         def on_model(model: Model) -> None:
-            models.append(tuple(sorted(model.symbols(shown=True), key=str)))
+            ordered = sorted((str(sym), sym) for sym in model.symbols(shown=True))
+            models.append((tuple(text for text, _ in ordered), tuple(sym for _, sym in ordered)))
 
         self.ctl.configuration.solve.models = max_models
         with self.ctl.solve(on_model=on_model, async_=True) as handle:
@@ -141,13 +151,14 @@ def solve(scenario: Scenario, *, edition: str | None = None, horizon: int | None
                                f"the game is still not quiescent after {current} steps "
                                "(a trigger loop, or a very long script)")
         current *= 2
-    ordered = tuple(sorted(models, key=lambda m: tuple(str(s) for s in m)))
-    return Run(scenario, _edition_in_force(ordered, edition, scenario), current, ordered, exhausted, cut_short)
+    ordered = sorted(models, key=lambda m: m[0])
+    return Run(scenario, _edition_in_force(ordered, edition, scenario), current,
+               tuple(symbols for _, symbols in ordered), exhausted, cut_short, tuple(texts for texts, _ in ordered))
 
 
-def _edition_in_force(models: tuple[tuple[Symbol, ...], ...], override: str | None, scenario: Scenario) -> str | None:
-    for model in models[:1]:
-        for sym in model:
-            if sym.match("rules_edition", 1):
+def _edition_in_force(models: list[_Model], override: str | None, scenario: Scenario) -> str | None:
+    for texts, symbols in models[:1]:
+        for text, sym in zip(texts, symbols):
+            if text.startswith("rules_edition("):
                 return str(sym.arguments[0])
     return override or scenario.edition

@@ -63,7 +63,7 @@ def _run_checks(run: Run, atom_sets: list[tuple[str, ...]]) -> list[Verdict]:
 
 def evaluate(run: Run) -> list[Verdict]:
     """One verdict per expectation of the scenario, after the run's own sanity checks."""
-    atom_sets = [tuple(str(s) for s in model) for model in run.models]
+    atom_sets = list(run.texts)
     verdicts = _run_checks(run, atom_sets)
     if not atom_sets:
         why = f"no answer set found before the run was cut short ({run.cut_short}); cannot conclude" \

@@ -31,19 +31,21 @@ def _reason(action: Symbol | None, reason: Symbol) -> str:
 
 def _script_failure(run: Run) -> ScenarioError | None:
     facts = {f.args[0].number: f for f in run.scenario.facts if f.name == "script"}
-    failing = [i for i, model in enumerate(run.models, 1) if any(sym.match("script_failed", 2) for sym in model)]
-    for index, model in enumerate(run.models, 1):
-        for sym in model:
-            if sym.match("script_failed", 2) and sym.arguments[0].number in facts:
-                fact = facts[sym.arguments[0].number]
-                where = "" if len(failing) == len(run.models) else f" (in answer set {index} of {len(run.models)})"
-                return ScenarioError(fact.location, f"script action {fact.args[0]}, {fact.args[1]}, cannot be "
-                                                    f"performed{where}: {_reason(fact.args[1], sym.arguments[1])}")
+    failures = [(i, j) for i, texts in enumerate(run.texts) for j, text in enumerate(texts)
+                if text.startswith("script_failed(")]
+    for i, j in failures:
+        sym = run.models[i][j]
+        fact = facts.get(sym.arguments[0].number)
+        if fact is not None:
+            failing = {index for index, _ in failures}
+            where = "" if len(failing) == len(run.models) else f" (in answer set {i + 1} of {len(run.models)})"
+            return ScenarioError(fact.location, f"script action {fact.args[0]}, {fact.args[1]}, cannot be "
+                                                f"performed{where}: {_reason(fact.args[1], sym.arguments[1])}")
     return None
 
 
 def _step_past_horizon(run: Run) -> ScenarioError | None:
-    if not run.models or any(sym.match("unfinished", 0) for model in run.models for sym in model):
+    if not run.models or any("unfinished" in texts for texts in run.texts):
         return None  # the game is not known to be over at the horizon
     for e in run.scenario.expectations:
         if e.edition is not None and e.edition != run.edition:

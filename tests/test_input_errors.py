@@ -1,0 +1,119 @@
+"""Input errors a user makes: each is exit 2 and one line `file:line:col: what is wrong`, at the line at fault.
+
+Beyond syntax and vocabulary (test_validation.py): a contradictory or
+out-of-range initial state, an expectation the engine can never show, a
+scripted action the game cannot perform, a step past the end of the run.
+"""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from pyclingo_bridge.cli import main
+
+# the seed (CR 603.10a) without its expectations; line numbers below count from 1 in it
+BASE = """\
+player(alice, 1). player(bob, 2).
+active_player(alice).
+card(artifact, cr_example_artifact, alice).
+card(bear1, grizzly_bears, alice).
+card(bear2, grizzly_bears, bob).
+card(vengeance, akromas_vengeance, bob).
+init_zone(artifact, battlefield).
+init_zone(bear1, battlefield).
+init_zone(bear2, battlefield).
+init_zone(vengeance, hand).
+script(1, cast(bob, vengeance)).
+"""
+ADDED = BASE.count("\n") + 1
+
+# case -> (line added after BASE, the line at fault, a fragment of the message)
+CASES = {
+    # contradictory initial state
+    "same zone twice": ("init_zone(bear1, battlefield).", ADDED, "init_zone of bear1 is given twice"),
+    "two zones": ("init_zone(bear1, hand).", ADDED, "bear1 is placed in two zones (battlefield and hand)"),
+    "two controllers": ("init_controller(bear1, bob). init_controller(bear1, alice).", ADDED,
+                        "the controller of bear1 is given twice"),
+    "two damages": ("init_damage(bear1, 1). init_damage(bear1, 1).", ADDED, "the damage on bear1 is given twice"),
+    "two starting lives": ("starting_life(bob, 5). starting_life(bob, 7).", ADDED,
+                           "the starting life of bob is given twice"),
+    "two editions": ("edition(current). edition(2006).", ADDED, "the edition is given twice"),
+    "shared seat": ("player(carol, 2).", ADDED, "seat 2 is taken twice (bob and carol)"),
+    "damage in hand": ("init_damage(vengeance, 1).", ADDED, "init_damage needs vengeance to start in battlefield"),
+    "attached from hand": ("init_attached(vengeance, bear1).", ADDED, "needs vengeance to start in battlefield"),
+    "controller in hand": ("init_controller(vengeance, alice).", ADDED, "needs vengeance to start in battlefield or stack"),
+    "target of a card not on the stack": ("init_target(vengeance, 1, bear1).", ADDED, "needs vengeance to start in stack"),
+    "card nowhere": ("card(lions, savannah_lions, alice).", ADDED, "lions has no init_zone(lions, Zone)"),
+    "stack places with a gap": ("spell_copy(c, murder, bob). init_zone(c, stack). init_stack(c, 2).", ADDED,
+                                "stack places must run 1, 2, 3"),
+    # numbers out of range
+    "huge life": ("starting_life(alice, 2147483647).", ADDED, "a life total must be a number from -1000000 to 1000000"),
+    "negative damage": ("init_damage(bear1, -3).", ADDED, "damage must be a number from 0 to 1000000"),
+    "seat zero": ("player(carol, 0).", ADDED, "a seat must be a number from 1 to 1000000"),
+    "target zero": ("script_target(1, 0, bear1).", ADDED, "a target number must be a number from 1"),
+    "negative outcomes": ("expect(outcomes, -1).", ADDED, "N must be a number from 0"),
+    # expectations on atoms the engine can never show
+    "unknown signature": ("expect(all, final_lfe(alice, 22)).", ADDED, "final_lfe/2 is not shown by show.lp"),
+    "expect/3 unknown signature": ("expect(all, dies(bear1), 2006).", ADDED, "dies/1 is not shown by show.lp"),
+    "misspelt card": ("expect(none, final_zone(baer1, graveyard)).", ADDED,
+                      "argument 1 of final_zone/2, baer1, is not a piece of this scenario; did you mean bear1?"),
+    "misspelt zone": ("expect(all, final_zone(bear1, graveyrd)).", ADDED, "graveyrd, is not a zone"),
+    "misspelt player": ("expect(all, final_life(alise, 22)).", ADDED, "alise, is not a player of this scenario"),
+    "life not a number": ("expect(all, final_life(alice, lots)).", ADDED, "lots, is not a number"),
+    "unknown ability": ("expect(all, trigger_count(ab(cr_example_artifact, 2), 2)).", ADDED,
+                        "is not a triggered ability of any card; did you mean ab(cr_example_artifact,1)?"),
+    "ability of a card not in the scenario": ("expect(none, fired(bear1, ab(soul_warden, 1), bear2, alice, forward, 2)).",
+                                              ADDED, "no card of this scenario is a soul_warden"),
+    "look neither back nor forward": ("expect(all, fired(artifact, ab(cr_example_artifact, 1), bear1, alice, behind, 2)).",
+                                      ADDED, "behind, is not a look of this scenario"),
+    "negative step": ("expect(all, step_kind(-1, idle)).", ADDED, "-1, is not a step"),
+    "step not a number": ("expect(some, happens(destroy(obj(bear1, 0)), two)).", ADDED, "two, is not a step"),
+    "edition of an expectation": ("expect(all, rules_edition(1999)).", ADDED, "1999, is not a edition"),
+    # only the run reveals these
+    "cast from the battlefield": ("script(2, cast(alice, bear1)).", ADDED,
+                                  "script action 2, cast(alice,bear1), cannot be performed: bear1 is not in alice's hand"),
+    "cast a card of another player": ("card(lions, savannah_lions, bob). init_zone(lions, hand).\n"
+                                      "script(2, cast(alice, lions)).", ADDED + 1, "lions is not in alice's hand"),
+    "step past the end": ("expect(all, step_kind(40, idle)).", ADDED,
+                          "names step 40, but this run ends at step 10"),
+}
+
+
+def _write(tmp_path, line: str):
+    path = tmp_path / "case.lp"
+    path.write_text(BASE + line + "\n")
+    return path
+
+
+@pytest.mark.parametrize("command", ["run", "check"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_input_error(tmp_path, case, command) -> None:
+    text, line, fragment = CASES[case]
+    path = _write(tmp_path, text)
+    result = CliRunner().invoke(main, [command, str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    errors = [x for x in result.output.splitlines() if f"{path}:" in x]
+    assert len(errors) == 1, result.output
+    prefix = "ERROR " if command == "check" else ""
+    assert errors[0].startswith(f"{prefix}{path}:{line}:"), errors[0]
+    assert fragment in errors[0]
+
+
+def test_valid_base_runs(tmp_path) -> None:
+    """The base the cases change is itself fine: each error comes from the line added."""
+    result = CliRunner().invoke(main, ["check", str(_write(tmp_path, ""))])
+    assert result.exit_code == 0, result.output
+
+
+
+@pytest.mark.parametrize("command", ["run", "check"])
+def test_resolve_with_an_empty_stack(tmp_path, command) -> None:
+    # the script stalls: the horizon must not grow for ever, the error names the action's line
+    path = tmp_path / "case.lp"
+    path.write_text("player(alice, 1). active_player(alice).\ncard(bear, grizzly_bears, alice).\n"
+                    "init_zone(bear, battlefield).\nscript(1, resolve).\n")
+    result = CliRunner().invoke(main, [command, str(path)])
+    assert result.exit_code == 2, result.output
+    assert f"{path}:4:1: script action 1, resolve, cannot be performed: the stack is empty" in result.output

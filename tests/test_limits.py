@@ -1,0 +1,139 @@
+"""Limits and honesty: --timeout, --max-models, Ctrl-C, horizon growth, byte-identical output.
+
+A run cut short must say so in every output (run, run --all, run --json,
+check) and never look complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pyclingo_bridge import load_scenario, resources, solve
+from pyclingo_bridge.cli import main
+
+SEED = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def many_lines_of_play(tmp_path, bears: int = 6) -> Path:
+    """bears creatures die at once under the CR 603.10a artifact: bears! orders of its triggers (603.3b)."""
+    lines = ["player(alice, 1). player(bob, 2). active_player(alice).",
+             "card(artifact, cr_example_artifact, alice). init_zone(artifact, battlefield).",
+             "card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).",
+             f"expect(all, final_life(alice, {20 + bears})). expect(outcomes, 1)."]
+    lines += [f"card(b{i}, grizzly_bears, alice). init_zone(b{i}, battlefield)." for i in range(bears)]
+    path = tmp_path / "many.lp"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+# - --max-models and --timeout: cut short, and said so everywhere ------------------------------
+
+def test_max_models_in_every_output() -> None:
+    text = invoke("run", SEED, "--max-models", "1", "--all")
+    assert text.exit_code == 0
+    assert "answer set 2 (" not in text.output
+    assert text.output.splitlines()[-1].startswith("answer sets: 1 (cut short: stopped after 1 answer set(s)")
+    data = json.loads(invoke("run", SEED, "--max-models", "1", "--json").output)
+    assert data["complete"] is False and "max-models" in data["cut_short"] and data["answer_sets"] == 1
+
+
+def test_timeout_in_run_text_and_json(tmp_path) -> None:
+    path = str(many_lines_of_play(tmp_path))
+    text = invoke("run", path, "--timeout", "0.3", "--all")
+    assert text.exit_code == 0, text.output
+    assert "cut short: timeout" in text.output.splitlines()[-1]
+    assert "all enumerated" not in text.output
+    data = json.loads(invoke("run", path, "--timeout", "0.3", "--json").output)
+    assert data["complete"] is False and data["cut_short"] == "timeout"
+    assert data["answer_sets"] < 720
+
+
+def test_timeout_in_check_never_passes_what_needs_every_answer_set(tmp_path) -> None:
+    path = str(many_lines_of_play(tmp_path))
+    result = invoke("check", path, "--timeout", "0.3")
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert not any(line.startswith("PASS") and ("expect(all" in line or "outcomes" in line) for line in lines)
+    assert any("cannot conclude" in line for line in lines)
+    assert lines[-1].endswith("1 run(s) cut short by --timeout, so incomplete")
+
+
+def test_full_run_of_the_same_scenario_is_complete(tmp_path) -> None:
+    """The control for the two tests above: with time enough, 4! orders, all enumerated, all pass."""
+    path = str(many_lines_of_play(tmp_path, bears=4))
+    result = invoke("check", path)
+    assert result.exit_code == 0, result.output
+    assert "cut short" not in result.output
+    run = solve(load_scenario(path))
+    assert len(run.models) == 24 and run.exhausted and run.cut_short is None
+
+
+# - Ctrl-C --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", [["run", "--all"], ["check"]])
+def test_ctrl_c_stops_cleanly(tmp_path, command) -> None:
+    path = many_lines_of_play(tmp_path, bears=7)  # about a minute of search
+    process = subprocess.Popen([sys.executable, "-m", "pyclingo_bridge.cli", command[0], str(path), *command[1:]],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    process.send_signal(signal.SIGINT)
+    started = time.monotonic()
+    stdout, stderr = process.communicate(timeout=30)
+    assert time.monotonic() - started < 10
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stdout + stderr
+    assert "interrupted (Ctrl-C)" in stderr
+    assert "all enumerated" not in stdout and " passed," not in stdout
+
+
+# - horizon -------------------------------------------------------------------------------------
+
+def test_horizon_grows_until_quiescent_for_a_long_game(tmp_path) -> None:
+    # no script: the initial horizon is 6, but the game needs more steps: 5 creatures die
+    # (704.5g, step 1), five triggers go on the stack (step 2) and resolve one a step (3-7):
+    # growing to 12 is the only way to see the end.
+    path = tmp_path / "long.lp"
+    path.write_text("player(alice, 1). active_player(alice).\n"
+                    "card(watcher, cr_example_artifact, alice). init_zone(watcher, battlefield).\n"
+                    + "".join(f"card(b{i}, grizzly_bears, alice). init_zone(b{i}, battlefield). init_damage(b{i}, 2).\n"
+                              for i in range(5))
+                    + "expect(all, final_life(alice, 25)).\n")
+    run = solve(load_scenario(path), max_models=1)  # 5! orders of the triggers: one is enough here
+    assert run.horizon == 12 and len(run.models) == 1
+    assert "unfinished" not in run.texts[0] and "final_life(alice,25)" in run.texts[0]
+    short = solve(load_scenario(path), horizon=6, max_models=1)
+    assert "unfinished" in short.texts[0]
+
+
+# - deterministic output ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("options", [["--all"], ["--all", "--json"], ["--all", "--edition", "2006"]])
+def test_output_is_byte_identical_across_processes(options) -> None:
+    """Same input, same bytes: in separate processes with different hash seeds."""
+    outputs = set()
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-m", "pyclingo_bridge.cli", "run", SEED, *options],
+                              cwd=ROOT, env=env, capture_output=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+
+
+def test_check_output_is_byte_identical() -> None:
+    first, second = invoke("check", SEED), invoke("check", SEED)
+    assert first.output == second.output and first.exit_code == second.exit_code
