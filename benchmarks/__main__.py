@@ -1,0 +1,270 @@
+"""python -m benchmarks [--quick] [--json] [--family NAME ...] [--size NAME:K=V,K=V ...]
+                        [--timeout S] [--docs PATH]
+
+Prints one row per family and size: ground atoms and rules, grounding and
+solving time, answer sets, peak memory (ru_maxrss of the measuring process);
+then the bridge overhead, the trigger derivation against the minimal
+reference encoding, fitted growth exponents and the targets of issue 7.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import clingo
+
+from .families import FAMILIES, Case, wipe, wipe_derive
+from .measure import MAIN, REFERENCE, ROOT, ground_and_solve, measure_in_child
+
+COLUMNS = ("family", "size", "atoms", "rules", "sccs", "ground_s", "solve_s", "models", "peak_mib", "note")
+
+
+def run_case(case: Case, timeout: float) -> dict:
+    res = measure_in_child([str(MAIN)], case.facts, case.horizon, case.models, case.args, timeout)
+    row = {"family": case.family, "size": case.label, "params": case.params, **res}
+    notes = []
+    if res.get("timed_out"):
+        notes.append(f"timed out ({timeout:g} s)")
+    if case.expect_models is not None and not res.get("timed_out") and res.get("models") != case.expect_models:
+        notes.append(f"expected {case.expect_models} answer set(s)")
+    row["note"] = "; ".join(notes)
+    return row
+
+
+def fmt(v: object) -> str:
+    if isinstance(v, float):
+        return f"{v:.3f}"
+    return "-" if v is None else str(v)
+
+
+def table(rows: list[dict], columns: tuple[str, ...] = COLUMNS) -> str:
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    lines += ["| " + " | ".join(fmt(r.get(c)) for c in columns) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def fit(xs: list[float], ys: list[float]) -> float | None:
+    """Least-squares slope of log y against log x (the growth exponent)."""
+    pts = [(math.log(x), math.log(y)) for x, y in zip(xs, ys) if x > 0 and y and y > 0]
+    if len(pts) < 2 or len({p[0] for p in pts}) < 2:
+        return None
+    mx = statistics.fmean(p[0] for p in pts)
+    my = statistics.fmean(p[1] for p in pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+
+
+def fits(rows: list[dict]) -> list[dict]:
+    out = []
+    for name, fam in FAMILIES.items():
+        for p in fam.grows:
+            mine = [r for r in rows if r["family"] == name and not r.get("timed_out") and "atoms" in r]
+            if name == "wipe" and p == "NM":
+                pass
+            xs = [r["params"][p] for r in mine]
+            out.append({"family": name, "grows_with": p, "points": len(mine),
+                        "atoms_exp": fit(xs, [r["atoms"] for r in mine]),
+                        "rules_exp": fit(xs, [r["rules"] for r in mine]),
+                        "time_exp": fit(xs, [r["ground_s"] + r["solve_s"] for r in mine])})
+    return out
+
+
+def doubling(rows: list[dict], family: str, param: str) -> list[dict]:
+    """Atom ratios for each pair of sizes where param doubles (others fixed)."""
+    mine = [r for r in rows if r["family"] == family and "atoms" in r and not r.get("timed_out")]
+    out = []
+    for a in mine:
+        for b in mine:
+            pa, pb = a["params"], b["params"]
+            if pb[param] == 2 * pa[param] and all(pa[k] == pb[k] for k in pa
+                                                   if k not in (param, "NM", "horizon", "N", "M")
+                                                   ) and (param != "NM" or pa["M"] == pb["M"] or pa["N"] == pb["N"]):
+                out.append({"family": family, "from": a["size"], "to": b["size"],
+                            "atoms_ratio": b["atoms"] / a["atoms"]})
+    return out
+
+
+def derivation(n: int, m: int, reps: int) -> dict:
+    """Engine (horizon ending at the wipe's step) against the reference, one process."""
+    case = wipe_derive(n, m)
+    cards = str(ROOT / "asp" / "cards" / "all.lp")
+    eng, ref = [], []
+    for _ in range(reps):
+        e = ground_and_solve([str(MAIN)], case.facts, 2, 1)
+        r = ground_and_solve([str(REFERENCE), cards], case.facts, None, 1)
+        eng.append(e["ground_s"] + e["solve_s"])
+        ref.append(r["ground_s"] + r["solve_s"])
+    e_s, r_s = statistics.median(eng), statistics.median(ref)
+    return {"size": case.label, "engine_s": e_s, "reference_s": r_s, "ratio": e_s / r_s,
+            "engine_atoms": e["atoms"], "reference_atoms": r["atoms"]}
+
+
+def bridge_overhead(n: int, m: int, reps: int) -> dict:
+    """The same scenario and encodings: python -m clingo against the bridge
+    (validate, ground, solve, decode), each a fresh process, wall time, median."""
+    case = wipe(n, m)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"wipe_{n}_{m}.lp"
+        path.write_text(case.facts)
+        plain_cmd = [sys.executable, "-m", "clingo", str(MAIN), str(path), "-c", f"horizon={case.horizon}",
+                     "1", "--warn=all", "-q"]
+        bridge_cmd = [sys.executable, "-m", "benchmarks.bridge_run", str(path), str(case.horizon), "1"]
+        plain, bridge = [], []
+        for _ in range(reps):
+            for cmd, acc in ((plain_cmd, plain), (bridge_cmd, bridge)):
+                t0 = time.perf_counter()
+                subprocess.run(cmd, capture_output=True, env=env, cwd=str(ROOT))
+                acc.append(time.perf_counter() - t0)
+    p, b = statistics.median(plain), statistics.median(bridge)
+    return {"size": case.label, "horizon": case.horizon, "plain_s": p, "bridge_s": b, "ratio": b / p}
+
+
+def targets(rows: list[dict], deriv: dict, bridge: dict, dbl: list[dict]) -> list[dict]:
+    def find(family: str, size: str) -> dict | None:
+        return next((r for r in rows if r["family"] == family and r["size"] == size), None)
+
+    out = []
+    big = find("wipe", "N=100 M=10")
+    if big is None:
+        out.append({"target": "wipe N=100 M=10 end to end < 2 s", "status": "not run (--quick)", "value": None})
+    else:
+        t = None if big.get("timed_out") else big["ground_s"] + big["solve_s"]
+        out.append({"target": "wipe N=100 M=10 end to end < 2 s",
+                    "status": "met" if t is not None and t < 2 and big.get("models") == 1 else "missed",
+                    "value": "timed out" if t is None else f"{t:.2f} s"})
+    out.append({"target": "trigger derivation <= 5x the reference",
+                "status": "met" if deriv["ratio"] <= 5 else "missed", "value": f"{deriv['ratio']:.2f}x"})
+    for fam, p in (("wipe", "NM"), ("horizon", "horizon")):
+        ratios = [d["atoms_ratio"] for d in dbl if d["family"] == fam]
+        worst = max(ratios) if ratios else None
+        out.append({"target": f"doubling {p} at most doubles atoms (+10%)",
+                    "status": "no data" if worst is None else ("met" if worst <= 2.2 else "missed"),
+                    "value": None if worst is None else f"worst {worst:.2f}x"})
+    out.append({"target": "bridge overhead <= 1.15x plain clingo",
+                "status": "met" if bridge["ratio"] <= 1.15 else "missed", "value": f"{bridge['ratio']:.2f}x"})
+    for fam in ("ktrig_project", "ktrig_one"):
+        k8 = find(fam, "K=8")
+        if k8 is None:
+            out.append({"target": f"K=8 distinct outcomes < 1 s ({fam})", "status": "not run (--quick)", "value": None})
+        else:
+            t = None if k8.get("timed_out") else k8["ground_s"] + k8["solve_s"]
+            out.append({"target": f"K=8 distinct outcomes < 1 s ({fam})",
+                        "status": "met" if t is not None and t < 1 and k8.get("models") == 1 else "missed",
+                        "value": "timed out" if t is None else f"{t:.2f} s, {k8.get('models')} model(s)"})
+    out.append({"target": "haunt chain L=20 < 2 s", "status": FAMILIES["haunt"].reason, "value": None})
+    return out
+
+
+def markdown(report: dict, command: str) -> str:
+    r = report
+    parts = [
+        "# Performance",
+        "",
+        f"Generated by `{command}` (benchmarks/; do not edit by hand). Machine: {r['machine']}.",
+        "Times are seconds in one process per case (clingo API: `Control.ground`, then `solve`);",
+        "peak memory is `resource.getrusage(RUSAGE_SELF).ru_maxrss` of that process (MiB),",
+        "which includes clingo's own allocations.",
+        "",
+        "## Families",
+        "",
+    ]
+    parts += [f"- `{n}`: {f.doc}" + ("" if f.available else f" — **{f.reason}**") for n, f in FAMILIES.items()]
+    parts += ["", "## Measurements", "", table(r["rows"]), "",
+              "## Bridge overhead", "",
+              "The same wipe scenario and encodings, first answer set, each a fresh process (median wall "
+              "time): `python -m clingo asp/main.lp FILE -c horizon=H 1` against the bridge "
+              "(`benchmarks/bridge_run.py`: validate, ground, solve, decode).", "",
+              table([r["bridge"]], ("size", "horizon", "plain_s", "bridge_s", "ratio")), "",
+              "## Trigger derivation against the minimal reference", "",
+              "The wipe with the horizon ending at the wipe's step (no stacking, no resolution) against "
+              "`benchmarks/reference_wipe.lp`, which derives only the wipe's trigger atoms; ground + "
+              "solve, both in one process, median.", "",
+              table([r["derivation"]], ("size", "engine_s", "reference_s", "ratio", "engine_atoms",
+                                        "reference_atoms")), "",
+              "## Growth (log-log least squares)", "",
+              table(r["fits"], ("family", "grows_with", "points", "atoms_exp", "rules_exp", "time_exp")), "",
+              "Doubling one parameter (atoms ratio):", "",
+              table(r["doubling"], ("family", "from", "to", "atoms_ratio")), "",
+              "## Targets (issue 7)", "",
+              table(r["targets"], ("target", "status", "value")), ""]
+    if r.get("analysis"):
+        parts += ["## Where the ground program grows", "", r["analysis"], ""]
+    return "\n".join(parts)
+
+
+ANALYSIS = Path(__file__).with_name("analysis.md")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes only (seconds)")
+    ap.add_argument("--json", action="store_true", help="print the report as JSON")
+    ap.add_argument("--family", action="append", choices=sorted(FAMILIES), help="only these families")
+    ap.add_argument("--size", action="append", default=[], metavar="NAME:K=V,K=V",
+                    help="run this size instead of the family's list (repeatable)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per case (default 60)")
+    ap.add_argument("--docs", nargs="?", const=str(ROOT / "docs" / "performance.md"), default=None,
+                    help="write the report as markdown (default docs/performance.md)")
+    a = ap.parse_args(argv)
+
+    custom: dict[str, list[dict[str, int]]] = {}
+    for spec in a.size:
+        name, _, kv = spec.partition(":")
+        if name not in FAMILIES:
+            ap.error(f"unknown family {name!r}")
+        custom.setdefault(name, []).append({k: int(v) for k, v in (p.split("=") for p in kv.split(",") if p)})
+
+    rows: list[dict] = []
+    for name, fam in FAMILIES.items():
+        if a.family and name not in a.family:
+            continue
+        if not fam.available:
+            rows.append({"family": name, "size": ", ".join(f"{k}={v}" for s in fam.full for k, v in s.items()),
+                         "note": fam.reason})
+            if not a.json:
+                print(f"{name}: {fam.reason}", file=sys.stderr)
+            continue
+        for params in custom.get(name) or (fam.quick if a.quick else fam.full):
+            row = run_case(fam.make(**params), a.timeout)
+            rows.append(row)
+            if not a.json:
+                print(" ".join(f"{c}={fmt(row.get(c))}" for c in COLUMNS), file=sys.stderr, flush=True)
+
+    reps = 3 if a.quick else 5
+    deriv = derivation(100, 10, reps)
+    bridge = bridge_overhead(2, 2, reps) if a.quick else bridge_overhead(4, 2, reps)
+    dbl = doubling(rows, "wipe", "NM") + doubling(rows, "horizon", "horizon")
+    report = {"machine": f"{os.cpu_count()} cores, Python {platform.python_version()}, clingo {clingo.__version__}",
+              "rows": rows, "bridge": bridge, "derivation": deriv, "fits": fits(rows), "doubling": dbl}
+    report["targets"] = targets(rows, deriv, bridge, dbl)
+    report["analysis"] = ANALYSIS.read_text() if ANALYSIS.exists() else ""
+    if a.json:
+        print(json.dumps({k: v for k, v in report.items() if k != "analysis"}, indent=2, default=str))
+    else:
+        for title, body in (("measurements", table(rows)),
+                            ("bridge overhead", table([bridge], ("size", "horizon", "plain_s", "bridge_s", "ratio"))),
+                            ("trigger derivation", table([deriv], ("size", "engine_s", "reference_s", "ratio",
+                                                                   "engine_atoms", "reference_atoms"))),
+                            ("growth", table(report["fits"], ("family", "grows_with", "points", "atoms_exp",
+                                                               "rules_exp", "time_exp"))),
+                            ("doubling", table(dbl, ("family", "from", "to", "atoms_ratio"))),
+                            ("targets", table(report["targets"], ("target", "status", "value")))):
+            print(f"\n## {title}\n\n{body}")
+    if a.docs:
+        cmd = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
+        Path(a.docs).write_text(markdown(report, cmd.strip()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
