@@ -1,8 +1,10 @@
 """Checks on the raw text of an untrusted scenario, before clingo reads it.
 
-- Size and nesting: anything but a regular file, a file larger than MAX_BYTES, or
-  a term nested deeper than MAX_DEPTH parentheses is refused (clingo's printer
-  recurses on deep terms).
+- Size, characters and nesting: anything but a regular file, a file larger
+  than MAX_BYTES, a character outside printable ASCII (comments aside), or a
+  term nested deeper than MAX_DEPTH parentheses is refused. clingo's printer
+  recurses on deep terms, and clingo aborts the process when a message it
+  cuts short splits a UTF-8 character.
 - #include: a scenario may include files in its own folder or below it (each one is then
 validated like the scenario itself). Any other #include is refused: a path that
 leaves the folder (`..`, an absolute path, a symbolic link pointing out), a
@@ -39,8 +41,8 @@ class Include:
     library: bool
 
 
-def _code_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the text outside comments and strings."""
+def _code_spans(text: str, strings: bool = False) -> list[tuple[int, int]]:
+    """(start, end) offsets of the text outside comments, and outside strings unless `strings`."""
     spans: list[tuple[int, int]] = []
     i, start, depth, n = 0, 0, 0, len(text)
     while i < n:
@@ -62,11 +64,12 @@ def _code_spans(text: str) -> list[tuple[int, int]]:
             i = n if i < 0 else i
             start = i
         elif text[i] == '"':
-            spans.append((start, i + 1))
+            if not strings:
+                spans.append((start, i + 1))
             i += 1
             while i < n and text[i] not in '"\n':
                 i += 2 if text[i] == "\\" else 1
-            start = i
+            start = i if not strings else start
         else:
             i += 1
     if not depth:
@@ -102,8 +105,13 @@ def read(path: Path, name: str) -> str:
         raise ScenarioError(Location(name), f"cannot read the scenario: {getattr(exc, 'strerror', None) or exc}") from None
 
 
-def check_depth(path: str, text: str) -> None:
-    """Refuse a term nested deeper than MAX_DEPTH."""
+def check_text(path: str, text: str) -> None:
+    """Refuse a character outside printable ASCII, or a term nested deeper than MAX_DEPTH (comments aside)."""
+    for start, end in _code_spans(text, strings=True):
+        for i in range(start, end):
+            if not (" " <= text[i] <= "~" or text[i] in "\t\n\r"):
+                raise ScenarioError(_location(path, text, i), f"character {text[i]!r} (U+{ord(text[i]):04X}): "
+                                                              "a scenario is written in printable ASCII")
     depth = 0
     for start, end in _code_spans(text):
         for i in range(start, end):
@@ -127,7 +135,7 @@ def vet(name: str) -> dict[Path, str]:
         if current in seen:
             continue
         text = seen[current] = read(current, name)
-        check_depth(name, text)
+        check_text(name, text)
         for inc in find_includes(name, text):
             target = _vet_one(inc, current.parent, root)
             pending.append((str(Path(name).parent / str(inc.target)), target))

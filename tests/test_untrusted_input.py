@@ -174,3 +174,18 @@ def test_binary_garbage_is_bad_input(tmp_path) -> None:
     path = tmp_path / "s.lp"
     path.write_bytes(b"\xff\xfe\x00garbage")
     refused(path, "cannot read the scenario", 1)
+
+
+@pytest.mark.parametrize("text, column", [('expect(all, happens("\u00e9t\u00e9", 1)).', 22), ("player(b\u00e9b, 3).", 9),
+                                          ("player(bob\x00, 3).", 11)])
+def test_characters_outside_printable_ascii_are_refused(tmp_path, text, column) -> None:
+    # clingo aborts the whole process when it cuts a message inside a UTF-8 character
+    path = tmp_path / "s.lp"
+    path.write_text(BASE + text + "\n")
+    refused(path, "a scenario is written in printable ASCII", 2, column)
+
+
+def test_non_ascii_in_comments_is_fine(tmp_path) -> None:
+    path = tmp_path / "s.lp"
+    path.write_text("% Akroma\u2019s Vengeance \u2014 a comment\n%* \u00e9 *%\n" + BASE)
+    assert load_scenario(path).facts
