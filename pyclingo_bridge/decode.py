@@ -25,11 +25,27 @@ def card_id(sym: Symbol) -> str:
 
 
 @dataclass(frozen=True)
+class Reason:
+    """Why a trigger triggered (trigger_explained/5): the event of kind event
+    that involved object (object_id its card id), judged on the state after
+    step state_read by rule."""
+
+    event: str
+    object: str
+    object_id: str
+    state_read: int
+    rule: str
+
+
+@dataclass(frozen=True)
 class Trigger:
-    """One triggering of an ability (trigger_instance/6 with its trigger_rule/2).
+    """One triggering of an ability (trigger_instance/6 with its trigger_rule/2
+    and trigger_explained/5).
 
     step is when it triggered; state_read the step whose state it was judged in
-    (step - 1 when it looked back, CR 603.10; step when it looked forward).
+    (step - 1 when it looked back, CR 603.10; step when it looked forward);
+    reasons the events it triggered on (one, unless one ability has two trigger
+    events matching the same object at the same step).
     """
 
     id: str
@@ -43,6 +59,7 @@ class Trigger:
     step: int
     state_read: int
     rule: str | None
+    reasons: tuple[Reason, ...]
 
 
 @dataclass(frozen=True)
@@ -96,6 +113,7 @@ class _Collect:
     per_step: dict[str, dict[int, list]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(list)))
     instances: list[tuple[Symbol, ...]] = field(default_factory=list)
     rules: dict[str, str] = field(default_factory=dict)
+    reasons: dict[str, list[Reason]] = field(default_factory=lambda: defaultdict(list))
     lists: dict[str, list] = field(default_factory=lambda: defaultdict(list))
     edition: str | None = None
     unfinished: bool = False
@@ -106,6 +124,11 @@ class _Collect:
 
 def _text(sym: Symbol) -> str:
     return sym.string if sym.type == SymbolType.String else str(sym)
+
+
+def _reason(c: _Collect, a: tuple[Symbol, ...]) -> None:
+    tr, kind, old, state_read, rule = a
+    c.reasons[str(tr)].append(Reason(str(kind), str(old), card_id(old), state_read.number, _text(rule)))
 
 
 def _holds(c: _Collect, a: tuple[Symbol, ...]) -> None:
@@ -133,6 +156,7 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("holds", 2): _holds,
     ("trigger_instance", 6): lambda c, a: c.instances.append(a),
     ("trigger_rule", 2): lambda c, a: c.rules.__setitem__(str(a[0]), _text(a[1])),
+    ("trigger_explained", 5): _reason,
     ("removed_no_target", 2): lambda c, a: c.at("removed_no_target", a[1], str(a[0])),
     ("target", 3): lambda c, a: c.lists["targets"].append((str(a[0]), a[1].number, str(a[2]))),
     ("order", 2): lambda c, a: c.lists["orders"].append((str(a[0]), a[1].number)),
@@ -152,12 +176,13 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
 }
 
 
-def _trigger(a: tuple[Symbol, ...], rules: dict[str, str]) -> Trigger:
+def _trigger(a: tuple[Symbol, ...], c: _Collect) -> Trigger:
     tr, ability, source, subject, controller, look = a
     step = tr.arguments[3].number if tr.match("tr", 5) else -1
     state_read = step - 1 if str(look) == "back" else step
     return Trigger(str(tr), str(ability), str(source), card_id(source), str(subject), card_id(subject),
-                   str(controller), str(look), step, state_read, rules.get(str(tr)))
+                   str(controller), str(look), step, state_read, c.rules.get(str(tr)),
+                   tuple(sorted(c.reasons.get(str(tr), ()), key=str)))
 
 
 def _stack(entries: Iterable[tuple[str, Symbol]]) -> tuple[str, ...]:
@@ -189,7 +214,7 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
         if handler is None:
             raise DecodeError(_SHOW, f"unknown shown atom {sym} ({key[0]}/{key[1]} is not in the decoder's contract)")
         handler(c, args)
-    triggers = tuple(sorted((_trigger(a, c.rules) for a in c.instances), key=lambda t: (t.step, t.id)))
+    triggers = tuple(sorted((_trigger(a, c) for a in c.instances), key=lambda t: (t.step, t.id)))
     ps = c.per_step
     steps = tuple(
         Step(index=t, kind=c.step_kind.get(t, "initial" if t == 0 else "unknown"),

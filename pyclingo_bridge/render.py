@@ -8,7 +8,7 @@ from typing import Iterable
 
 from clingo import Symbol, SymbolType, parse_term
 
-from .decode import AnswerSet, Step, Trigger
+from .decode import AnswerSet, Reason, Step, Trigger
 from .engine import Run
 
 _KINDS = {"sba": "state-based actions", "triggers": "triggered abilities put on the stack",
@@ -38,11 +38,21 @@ def distinct_outcomes(models: Iterable[AnswerSet]) -> int:
     return len({frozenset(m.outcome) for m in models})
 
 
+def _reason_text(reason: Reason, step: int) -> str:
+    look = "looked back" if reason.state_read < step else "looked forward"
+    return (f"on {reason.object_id} {reason.event.replace('_', ' ')} at step {step} -- judged on the state "
+            f"after step {reason.state_read} ({look}, CR {reason.rule})")
+
+
 def trigger_line(tr: Trigger) -> str:
-    """E.g. `ab(x,1) of artifact triggered on bear1 (controller alice, looked back: state at step 1, CR 603.10a)`."""
-    rule = f", CR {tr.rule}" if tr.rule else ""
-    return (f"{tr.ability} of {tr.source_id} triggered on {tr.subject_id} (controller {tr.controller}, "
-            f"looked {tr.look}: state at step {tr.state_read}{rule})")
+    """E.g. `ab(x,1) of artifact on bear1 dies at step 2 -- judged on the state after step 1
+    (looked back, CR 603.10a); controlled by alice`."""
+    why = "; or ".join(_reason_text(r, tr.step) for r in tr.reasons) or \
+        f"on {tr.subject_id} at step {tr.step} -- judged on the state after step {tr.state_read} (looked {tr.look})"
+    extra = parse_term(tr.id).arguments[4]
+    again = f" (an additional time, because of {_relabel(extra.arguments[0])}, CR 603.2d)" \
+        if extra.match("extra", 1) else ""
+    return f"{tr.ability} of {tr.source_id}{again} {why}; controlled by {tr.controller}"
 
 
 def _kind(step: Step, script: dict[int, Symbol]) -> str:
@@ -64,7 +74,7 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
     lines = [f"step {step.index}: {_kind(step, script)}"]
     if step.events:
         lines.append("  events: " + "; ".join(label(e) for e in step.events))
-    lines += ["  triggered: " + trigger_line(tr) for tr in step.triggers]
+    lines += ["  trigger: " + trigger_line(tr) for tr in step.triggers]
     before = set(previous.stack) if previous else set()
     for item in (i for i in step.stack if i not in before):
         chosen = [f"{k} = {label(x)}" for i, k, x in model.targets if i == item]

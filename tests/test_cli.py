@@ -15,8 +15,8 @@ from pyclingo_bridge import resources
 from pyclingo_bridge.cli import main
 
 SEED = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
-TRIGGER_LINE = ("ab(cr_example_artifact,1) of artifact triggered on {} (controller alice, "
-                "looked back: state at step 1, CR {})")
+TRIGGER_LINE = ("  trigger: ab(cr_example_artifact,1) of artifact on {} dies at step 2 -- judged on the state "
+                "after step 1 (looked back, CR {}); controlled by alice")
 
 
 def invoke(*args: str):

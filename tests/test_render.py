@@ -1,0 +1,76 @@
+"""Each trigger in the timeline says why it triggered (trigger_explained/5):
+which event, which object, the state it was judged in (T-1: looked back; T:
+looked forward) and the rule that chose that state, in text and in JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from clingo import parse_term
+from click.testing import CliRunner
+
+from pyclingo_bridge import decode, resources
+from pyclingo_bridge.cli import main
+from pyclingo_bridge.decode import Reason
+from pyclingo_bridge.render import trigger_line
+
+SCENARIOS = resources.scenarios_dir()
+ROOT = Path(__file__).parents[1]
+
+
+def _run(*args: str) -> str:
+    result = CliRunner().invoke(main, ["run", *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_decoder_reads_the_explanation() -> None:
+    model = decode([parse_term(a) for a in (
+        "step_kind(2,resolve(x))",
+        "trigger_instance(tr(ab(c,1),obj(art,0),obj(b1,0),2,1),ab(c,1),obj(art,0),obj(b1,0),alice,back)",
+        'trigger_rule(tr(ab(c,1),obj(art,0),obj(b1,0),2,1),"603.10a")',
+        'trigger_explained(tr(ab(c,1),obj(art,0),obj(b1,0),2,1),dies,obj(b1,0),1,"603.10a")')])
+    (trigger,) = model.triggers
+    assert trigger.reasons == (Reason("dies", "obj(b1,0)", "b1", 1, "603.10a"),)
+    assert trigger_line(trigger) == ("ab(c,1) of art on b1 dies at step 2 -- judged on the state after step 1 "
+                                     "(looked back, CR 603.10a); controlled by alice")
+
+
+def test_an_additional_triggering_names_its_cause() -> None:
+    tr = "tr(ab(c,1),obj(art,0),obj(b1,0),2,extra(obj(teysa,0)))"
+    model = decode([parse_term(a) for a in (
+        f"trigger_instance({tr},ab(c,1),obj(art,0),obj(b1,0),alice,back)",
+        f'trigger_explained({tr},dies,obj(b1,0),1,"603.10a")')])
+    assert trigger_line(model.triggers[0]).startswith(
+        "ab(c,1) of art (an additional time, because of teysa, CR 603.2d) on b1 dies at step 2")
+
+
+def test_look_back_in_each_edition() -> None:
+    seed = str(SCENARIOS / "seed_603_10a_wipe.lp")
+    for edition, rule in (("current", "603.10a"), ("2006", "410.10d")):
+        out = _run(seed, "--edition", edition)
+        for bear in ("bear1", "bear2"):
+            assert (f"  trigger: ab(cr_example_artifact,1) of artifact on {bear} dies at step 2 -- judged on the "
+                    f"state after step 1 (looked back, CR {rule}); controlled by alice") in out
+
+
+def test_look_forward_is_judged_on_the_state_after_the_event() -> None:
+    out = _run(str(SCENARIOS / "targets_enters_trigger_destroys.lp"))
+    assert ("  trigger: ab(nekrataal,1) of nek on nek enters at step 2 -- judged on the state after step 2 "
+            "(looked forward, CR 603.6a); controlled by alice") in out
+
+
+def test_json_carries_the_reasons() -> None:
+    data = json.loads(_run(str(SCENARIOS / "seed_603_10a_wipe.lp"), "--json"))
+    reasons = sorted((r["event"], r["object_id"], r["state_read"], r["rule"])
+                     for t in data["models"][0]["triggers"] for r in t["reasons"])
+    assert reasons == [("dies", "bear1", 1, "603.10a"), ("dies", "bear2", 1, "603.10a")]
+
+
+def test_documented_trigger_lines_are_real_output() -> None:
+    runs = _run(str(SCENARIOS / "seed_603_10a_wipe.lp")) + _run(str(SCENARIOS / "targets_enters_trigger_destroys.lp"))
+    for doc in (ROOT / "README.md", ROOT / "docs" / "scenario-language.md"):
+        lines = [line for line in doc.read_text().splitlines() if line.startswith("  trigger: ")]
+        assert lines, f"{doc.name} shows no trigger line"
+        assert [line for line in lines if line not in runs] == [], doc.name
