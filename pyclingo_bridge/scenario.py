@@ -27,7 +27,7 @@ SCENARIO_PREDICATES: dict[str, int] = {
     "player": 2, "active_player": 1, "starting_life": 2,
     "card": 3, "token": 3, "spell_copy": 3,
     "init_zone": 2, "init_controller": 2, "init_attached": 2, "init_damage": 2,
-    "init_stack": 2, "init_target": 3,
+    "init_stack": 2, "init_target": 3, "init_counters": 3, "library_position": 2,
     "script": 2, "script_target": 3, "edition": 1, "expect": 2,
 }
 #: expect/3 is the edition-bound form of expect/2
@@ -51,7 +51,8 @@ _STARTS_IN: dict[str, dict[int, tuple[str, ...]]] = {
     "init_controller": {0: ("battlefield", "stack")}, "init_target": {0: ("stack",)},
 }
 #: argument roles of the scripted actions the encodings read (checked when present)
-ACTION_ROLES: dict[str, tuple[str, ...]] = {"cast": ("player", "piece")}
+ACTION_ROLES: dict[str, tuple[str, ...]] = {"cast": ("player", "piece"), "phasing": ("player",),
+                                            "planeswalk": ("player", "piece")}
 
 _CHANGES_ENCODINGS = "it would change the meaning of the encodings"
 #: directives a scenario may not use, and why
@@ -284,6 +285,7 @@ class _Checker:
             "token": self.check_piece, "spell_copy": self.check_piece,
             "init_zone": self.check_init_zone, "init_controller": self.check_init_controller,
             "init_attached": self.check_init_attached, "init_damage": self.check_init_damage,
+            "init_counters": self.check_init_counters, "library_position": self.check_library_position,
             "init_stack": self.check_init_stack, "init_target": self.check_init_target,
             "script": self.check_script, "script_target": self.check_script_target,
             "edition": lambda f: self.names(f, f.args[0], self.vocab.editions, "edition"),
@@ -331,6 +333,16 @@ class _Checker:
         self.piece(fact, fact.args[0])
         self.is_number(fact, fact.args[1], "damage", 0)
 
+    def check_init_counters(self, fact: Fact) -> None:
+        self.piece(fact, fact.args[0])
+        if fact.args[1].type != SymbolType.Function or fact.args[1].arguments:
+            self.problem(fact, f"counter kind {fact.args[1]} is not a name (e.g. plus1, minus1)")
+        self.is_number(fact, fact.args[2], "a number of counters", 1)
+
+    def check_library_position(self, fact: Fact) -> None:
+        self.piece(fact, fact.args[0])
+        self.is_number(fact, fact.args[1], "a library position", 1)
+
     def target_ref(self, fact: Fact, target: Symbol) -> None:
         if str(target) not in self.pieces | self.players:
             self.problem(fact, f"target {target} is neither a piece nor a player of this scenario")
@@ -368,6 +380,13 @@ class _Checker:
             known = ", ".join(f"{n}/{a}" for n, a in sorted(self.vocab.actions))
             self.problem(fact, f"unknown scripted action {action} (known: {known})")
             return
+        if action.name == "may":  # an optional action: check the action it wraps
+            inner = action.arguments[0]
+            if inner.type != SymbolType.Function or inner.name in ("may", "resolve") or \
+                    (inner.name, len(inner.arguments)) not in self.vocab.actions:
+                self.problem(fact, f"may/1 wraps {inner}, which is not a player action")
+                return
+            action = inner
         for role, arg in zip(ACTION_ROLES.get(action.name, ()), action.arguments):
             getattr(self, role)(fact, arg)
 
