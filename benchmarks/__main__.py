@@ -242,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
 
     reps = 3 if a.quick else 5
     deriv = derivation(100, 10, reps)
-    bridge = bridge_overhead(2, 2, reps) if a.quick else bridge_overhead(4, 2, reps)
+    bridge = bridge_overhead(2, 2, reps)
     dbl = doubling(rows, "wipe", "NM") + doubling(rows, "horizon", "horizon")
     report = {"machine": f"{os.cpu_count()} cores, Python {platform.python_version()}, clingo {clingo.__version__}",
               "rows": rows, "bridge": bridge, "derivation": deriv, "fits": fits(rows), "doubling": dbl}
