@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from . import prescan, resources
+from .coverage import RUN_TIMEOUT, bundled_report
 from .decode import decode
 from .engine import solve
 from .errors import Location, LookbackError, ScenarioError
@@ -148,6 +149,32 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None) ->
     click.echo(f"{len(files)} scenario(s): {counts['PASS']} passed, {counts[FAIL]} failed, "
                f"{counts[SKIP]} skipped, {bad_input} with bad input{incomplete}")
     sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if counts[FAIL] else EXIT_OK)
+
+
+@main.command("coverage")
+@click.option("--output", type=click.Path(dir_okay=False), default="docs/coverage.md", show_default=True,
+              help="Where the report goes.")
+@click.option("--check", "check_only", is_flag=True, help="Only check that OUTPUT is up to date (exit 1 if not).")
+@click.option("--timeout", type=click.FloatRange(min=0), default=RUN_TIMEOUT, show_default=True, metavar="S",
+              help="Seconds for each run of a scenario (a run cut short exercises nothing).")
+@_interruptible
+def coverage_command(output: str, check_only: bool, timeout: float) -> None:
+    """Write the CR coverage report: every rule the encodings cite, where, and the bundled scenarios
+    (under each edition) that exercise it."""
+    text, missing = bundled_report(timeout)
+    path = Path(output)
+    try:
+        if check_only:
+            if not path.is_file() or path.read_text() != text:
+                click.echo(f"{output}: out of date (run `lookback coverage --output {output}`)")
+                sys.exit(EXIT_FAILED)
+            click.echo(f"{output}: up to date")
+        else:
+            path.write_text(text)
+            click.echo(f"wrote {output}")
+    except OSError as error:
+        _bad_input(f"{output}: {error.strerror or error}")
+    click.echo("cited rules no passing scenario exercises: " + (", ".join(missing) or "none"))
 
 
 @main.command()

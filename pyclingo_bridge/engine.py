@@ -50,6 +50,8 @@ class Run:
     exhausted: bool
     cut_short: str | None
     texts: tuple[tuple[str, ...], ...]
+    #: with solve(brave=True): every atom (shown or not) true in some answer set
+    brave: frozenset[Symbol] = frozenset()
 
     @property
     def satisfiable(self) -> bool:
@@ -102,12 +104,15 @@ class _Solver:
             return EncodingError.from_clingo(self.messages[0], fallback)
         return EncodingError(Location(fallback), "clingo failed without a message")
 
-    def solve(self, max_models: int, deadline: float | None) -> tuple[list[_Model], bool, str | None]:
+    def solve(self, max_models: int, deadline: float | None,
+              brave: set[Symbol] | None = None) -> tuple[list[_Model], bool, str | None]:
         models: list[_Model] = []
 
         def on_model(model: Model) -> None:
             ordered = sorted((str(sym), sym) for sym in model.symbols(shown=True))
             models.append((tuple(text for text, _ in ordered), tuple(sym for _, sym in ordered)))
+            if brave is not None:
+                brave.update(model.symbols(atoms=True))
 
         self.ctl.configuration.solve.models = max_models
         with self.ctl.solve(on_model=on_model, async_=True) as handle:
@@ -129,17 +134,20 @@ class _Solver:
 
 
 def solve(scenario: Scenario, *, edition: str | None = None, horizon: int | None = None,
-          max_models: int = 0, timeout: float | None = None, extra_encoding: str | None = None) -> Run:
+          max_models: int = 0, timeout: float | None = None, extra_encoding: str | None = None,
+          brave: bool = False) -> Run:
     """All answer sets of the scenario (or the first max_models), within timeout seconds.
 
     edition overrides the scenario's edition; horizon fixes the horizon instead of
-    growing it; extra_encoding is added to the encodings (for tests).
+    growing it; extra_encoding is added to the encodings (for tests); brave keeps
+    every atom true in some answer set in Run.brave (for the coverage report).
     """
     deadline = None if timeout is None else time.monotonic() + timeout
     current = horizon if horizon is not None else initial_horizon(scenario)
     while True:
         solver = _Solver(scenario, edition, current, extra_encoding)
-        models, exhausted, cut_short = solver.solve(max_models, deadline)
+        atoms: set[Symbol] | None = set() if brave else None
+        models, exhausted, cut_short = solver.solve(max_models, deadline, atoms)
         if horizon is not None or not any(_unfinished(m) for m in models) or cut_short == TIMEOUT \
                 or any(_script_failed(m) for m in models):
             break
@@ -153,7 +161,8 @@ def solve(scenario: Scenario, *, edition: str | None = None, horizon: int | None
         current *= 2
     ordered = sorted(models, key=lambda m: m[0])
     return Run(scenario, _edition_in_force(ordered, edition, scenario), current,
-               tuple(symbols for _, symbols in ordered), exhausted, cut_short, tuple(texts for texts, _ in ordered))
+               tuple(symbols for _, symbols in ordered), exhausted, cut_short, tuple(texts for texts, _ in ordered),
+               frozenset(atoms or ()))
 
 
 def _edition_in_force(models: list[_Model], override: str | None, scenario: Scenario) -> str | None:

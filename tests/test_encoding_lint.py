@@ -21,6 +21,7 @@ import clingo.ast as ast
 import pytest
 
 from asp_helpers import ASP, MAIN
+from pyclingo_bridge.coverage import RULE_STRING, rule_tags, statements
 
 RULE_NUMBERS = frozenset(
     line.strip()
@@ -30,9 +31,7 @@ RULE_NUMBERS = frozenset(
 LP_FILES = sorted(ASP.rglob("*.lp"))
 CARD_DIR = ASP / "cards"
 NUM = r"\d{3}(?:\.\d+[a-z]?)?"
-RULE_TAG = re.compile(r"%@rule\s+(\S+)")
 CR_CITATION = re.compile(rf"\bCR\s+({NUM}(?:(?:\s*[,/]\s*|\s+and\s+){NUM})*)")
-RULE_STRING = re.compile(r'"(\d{3}\.\d+[a-z]?)"')
 ANY_RULE_NUMBER = re.compile(r"\b\d{3}\.\d+[a-z]?\b")
 TIME_VAR = re.compile(r"^[Tt]\d*'*$")
 
@@ -45,22 +44,14 @@ def ids(paths: list[Path]) -> list[str]:
     return [rel(p) for p in paths]
 
 
-def statements(path: Path) -> list[ast.AST]:
-    """The statements of one file (parse_files follows #include: keep this file's own)."""
-    out: list[ast.AST] = []
-    ast.parse_files([str(path)], out.append)
-    return [s for s in out if Path(s.location.begin.filename).resolve() == path.resolve()]
-
-
 def comments(path: Path) -> list[str]:
     """The comment text of each line of a file ('%' to the end of the line)."""
     return [line[line.index("%"):] for line in path.read_text().splitlines() if "%" in line]
 
 
 def cited_numbers(path: Path) -> set[str]:
-    found: set[str] = set()
+    found = {rule for _, rule in rule_tags(path)}  # the tags, as the coverage report reads them
     for c in comments(path):
-        found.update(RULE_TAG.findall(c))
         for m in CR_CITATION.finditer(c):
             found.update(re.findall(NUM, m.group(1)))
     found.update(RULE_STRING.findall(path.read_text()))

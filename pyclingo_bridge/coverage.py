@@ -1,0 +1,305 @@
+"""The CR coverage report: every rule number the encodings cite, where, and
+which bundled scenarios exercise it (`lookback coverage`, docs/coverage.md).
+
+A citation is
+* a `%@rule N` tag: it applies to a block of statements, from the first
+  statement after the tag up to the next blank line or the next tag
+  (consecutive tags share the block that follows them);
+* a rule-number string in a fact of asp/editions/*.lp not under a tag of it
+  (`normal_rule(current, "603.10")`).
+
+Exercising is measured, never guessed: each bundled scenario is solved under
+each edition, and a run counts only if all its expectations hold. A citation
+is exercised by a run when some answer set has a true atom that a statement
+under it derives (head patterns match atoms: `holds(in_zone(O, Z), T)`
+matches only in_zone fluents); a constraint, or a check deriving violation/2
+(which a passing run never has), when each atom of its positive body is true
+in some answer set (it was in play); a fact of an edition table,
+which carries a rule string, when a trigger_explained/5 or trigger_rule/2
+atom names that string.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import clingo.ast as ast
+from clingo import Symbol, SymbolType
+
+from . import resources
+from .engine import solve
+from .errors import LookbackError
+from .expect import FAIL, evaluate
+from .run_errors import run_error
+from .scenario import load_scenario
+
+#: a `%@rule N` tag, anywhere on a line (in a line or a block comment)
+RULE_TAG = re.compile(r"%@rule\s+(\S+)")
+#: a rule number as an ASP string: "603.10a"
+RULE_STRING = re.compile(r'"(\d{3}\.\d+[a-z]?)"')
+EDITIONS = ("current", "2006")
+#: seconds for one run; a run cut short does not pass
+RUN_TIMEOUT = 30.0
+_CHECK = "violation"
+_EXPLAINING = {("trigger_explained", 5): 4, ("trigger_rule", 2): 1}
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Rule `rule` cited at file:line (file relative to asp/), with what shows it at work:
+    witnesses (each a conjunction of atom patterns: a head atom of a rule under it, or the
+    positive body of a constraint) and the rule strings of its edition facts."""
+
+    rule: str
+    file: str
+    line: int
+    witnesses: tuple[tuple[ast.AST, ...], ...]
+    strings: frozenset[str]
+
+    @property
+    def key(self) -> tuple[str, int, str]:
+        return self.file, self.line, self.rule
+
+
+def statements(path: Path) -> list[ast.AST]:
+    """The statements of one file (parse_files follows #include: keep this file's own)."""
+    out: list[ast.AST] = []
+    ast.parse_files([str(path)], out.append)
+    return [s for s in out if Path(s.location.begin.filename).resolve() == path.resolve()]
+
+
+def rule_tags(path: Path) -> list[tuple[int, str]]:
+    """(line, rule number) of every `%@rule` tag of a file."""
+    return [(n, rule) for n, line in enumerate(path.read_text().splitlines(), 1)
+            for rule in RULE_TAG.findall(line[line.index("%"):] if "%" in line else "")]
+
+
+def tagged_blocks(path: Path) -> list[tuple[int, str, list[ast.AST]]]:
+    """Each tag of a file with the statements it applies to: from the first statement after
+    the tag up to the next blank line or the next tag (consecutive tags share a block)."""
+    lines = path.read_text().splitlines()
+    blank = [n for n, text in enumerate(lines, 1) if not text.strip()]
+    tags = rule_tags(path)
+    stmts = sorted((s for s in statements(path) if s.ast_type == ast.ASTType.Rule),
+                   key=lambda s: s.location.begin.line)
+    blocks = []
+    for line, rule in tags:
+        first = next((s.location.begin.line for s in stmts if s.location.begin.line >= line), None)
+        end = min([n for n in blank if first is not None and n > first] +
+                  [n for n, _ in tags if first is not None and n > first] + [len(lines) + 1])
+        blocks.append((line, rule, [s for s in stmts if first is not None and first <= s.location.begin.line < end]))
+    return blocks
+
+
+def _is_table(stmt: ast.AST) -> bool:
+    """A fact of an edition table: it carries a rule string (and is true in every run)."""
+    return not stmt.body and bool(_rule_strings(stmt))
+
+
+def _rule_strings(stmt: ast.AST) -> set[str]:
+    return set(RULE_STRING.findall(str(stmt.head)))
+
+
+def witnesses(stmt: ast.AST) -> list[tuple[ast.AST, ...]]:
+    """What shows a rule at work in an answer set, as atom patterns: any atom it derives (its
+    head); for a constraint or a check (a violation/2 head: a passing run never has one), all
+    atoms of its positive body (true, not together: it was in play)."""
+    heads = [h for h in head_patterns(stmt) if _name(h) != _CHECK]
+    if heads:
+        return [(h,) for h in heads]
+    return [tuple(lit.atom.symbol for lit in stmt.body if lit.ast_type == ast.ASTType.Literal
+                  and lit.sign == ast.Sign.NoSign and lit.atom.ast_type == ast.ASTType.SymbolicAtom)]
+
+
+def head_patterns(stmt: ast.AST) -> list[ast.AST]:
+    """The atoms a rule can derive (its head), as terms with variables; none for a constraint."""
+    found: list[ast.AST] = []
+
+    def walk(node: ast.AST) -> None:
+        if node.ast_type == ast.ASTType.SymbolicAtom:
+            found.append(node.symbol)
+            return
+        if node.ast_type == ast.ASTType.ConditionalLiteral:
+            walk(node.literal)
+            return
+        for key in node.child_keys:
+            child = getattr(node, key)
+            for c in (child if isinstance(child, (list, ast.ASTSequence)) else [child] if child else []):
+                walk(c)
+
+    walk(stmt.head)
+    return found
+
+
+def matches(pattern: ast.AST, sym: Symbol) -> bool:
+    """Whether an atom is an instance of a head term (variables and arithmetic match anything)."""
+    kind = pattern.ast_type
+    if kind == ast.ASTType.Pool:
+        return any(matches(p, sym) for p in pattern.arguments)
+    if kind == ast.ASTType.SymbolicTerm:
+        return pattern.symbol == sym
+    if kind == ast.ASTType.Function:
+        return (sym.type == SymbolType.Function and sym.name == pattern.name
+                and len(sym.arguments) == len(pattern.arguments)
+                and all(matches(p, s) for p, s in zip(pattern.arguments, sym.arguments)))
+    return True  # Variable, arithmetic, interval: any value
+
+
+@cache
+def citations() -> tuple[Citation, ...]:
+    """Every citation of the encodings, in file and line order."""
+    asp = resources.asp_dir()
+    found = []
+    for path in sorted(asp.rglob("*.lp")):
+        name = str(path.relative_to(asp))
+        covered: set[tuple[int, str]] = set()
+        for line, rule, block in tagged_blocks(path):
+            tables = [s for s in block if _is_table(s)]
+            shown = tuple(w for s in block if not _is_table(s) for w in witnesses(s))
+            strings = frozenset(x for s in tables for x in _rule_strings(s))
+            covered |= {(s.location.begin.line, x) for s in tables for x in _rule_strings(s) if x == rule}
+            found.append(Citation(rule, name, line, shown, strings))
+        if path.parent.name == "editions":
+            for s in statements(path):
+                if s.ast_type == ast.ASTType.Rule and _is_table(s):
+                    line = s.location.begin.line
+                    found += [Citation(x, name, line, (), frozenset({x}))
+                              for x in sorted(_rule_strings(s)) if (line, x) not in covered]
+    return tuple(sorted(found, key=lambda c: c.key))
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One run of a bundled scenario under an edition: whether it passed (why not), and the
+    citations (Citation.key) it exercises."""
+
+    scenario: str
+    edition: str
+    passed: bool
+    why: str
+    exercised: frozenset[tuple[str, int, str]]
+
+
+def _name(pattern: ast.AST) -> str | None:
+    if pattern.ast_type == ast.ASTType.Function:
+        return pattern.name
+    if pattern.ast_type == ast.ASTType.SymbolicTerm and pattern.symbol.type == SymbolType.Function:
+        return pattern.symbol.name
+    return None  # a pool: every atom is a candidate
+
+
+def exercised_by(cites: tuple[Citation, ...], atoms: frozenset[Symbol]) -> frozenset[tuple[str, int, str]]:
+    """The citations (their keys) that atoms true in some answer set show at work."""
+    by_name: dict[str | None, list[Symbol]] = defaultdict(list)
+    for a in atoms:
+        by_name[a.name if a.type == SymbolType.Function else None].append(a)
+        by_name[None].append(a)
+    explained = {a.arguments[i].string for a in atoms for (n, k), i in _EXPLAINING.items()
+                 if a.match(n, k) and a.arguments[i].type == SymbolType.String}
+
+    @cache
+    def true(pattern: ast.AST) -> bool:
+        return any(matches(pattern, a) for a in by_name.get(_name(pattern), []))
+
+    return frozenset(c.key for c in cites
+                     if c.strings & explained or any(all(map(true, w)) for w in c.witnesses))
+
+
+def exercise(path: Path, edition: str, timeout: float = RUN_TIMEOUT) -> Exercise:
+    """Solve one scenario under one edition and see which citations it exercises (none unless it passes)."""
+    name = path.stem
+    try:
+        run = solve(load_scenario(path), edition=edition, timeout=timeout, brave=True)
+        error = run_error(run)
+    except LookbackError as exc:
+        return Exercise(name, edition, False, str(exc), frozenset())
+    failed = [v for v in evaluate(run) if v.status == FAIL]
+    why = str(error) if error else f"{len(failed)} expectation(s) failed, first: {failed[0].what}" if failed else ""
+    return Exercise(name, edition, not why, why, frozenset() if why else exercised_by(citations(), run.brave))
+
+
+def _exercise(job: tuple[Path, str, float]) -> Exercise:
+    return exercise(*job)
+
+
+@cache
+def bundled_exercises(timeout: float = RUN_TIMEOUT) -> tuple[Exercise, ...]:
+    """Every bundled scenario under every edition, in parallel (computed once a process)."""
+    jobs = [(p, e, timeout) for p in resources.bundled_scenarios() for e in EDITIONS]
+    with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
+        return tuple(pool.map(_exercise, jobs))
+
+
+def rule_key(rule: str) -> tuple:
+    """Sort rule numbers as the CR does: 113.6 < 603.2 < 603.10 < 603.10a."""
+    parts = re.match(r"(\d+)(?:\.(\d+)([a-z]?))?", rule)
+    return (int(parts[1]), int(parts[2] or 0), parts[3] or "", rule) if parts else (0, 0, "", rule)
+
+
+def coverage(cites: tuple[Citation, ...], runs: tuple[Exercise, ...]) -> dict[str, dict[Citation, list[Exercise]]]:
+    """Rule number -> each of its citations -> the passing runs that exercise it."""
+    table: dict[str, dict[Citation, list[Exercise]]] = defaultdict(dict)
+    for c in cites:
+        table[c.rule][c] = [r for r in runs if c.key in r.exercised]
+    return dict(sorted(table.items(), key=lambda item: rule_key(item[0])))
+
+
+def not_exercised(table: dict[str, dict[Citation, list[Exercise]]]) -> list[str]:
+    """The cited rule numbers no passing run exercises."""
+    return [rule for rule, cites in table.items() if not any(cites.values())]
+
+
+def _scenarios(runs: list[Exercise], passed: int) -> str:
+    if runs and len(runs) == passed:
+        return f"every passing run ({passed})"
+    editions: dict[str, list[str]] = defaultdict(list)
+    for r in runs:
+        editions[r.scenario].append(r.edition)
+    return ", ".join(name if len(eds) == len(EDITIONS) else f"{name} ({', '.join(eds)})"
+                     for name, eds in sorted(editions.items()))
+
+
+def report(cites: tuple[Citation, ...], runs: tuple[Exercise, ...]) -> str:
+    """docs/coverage.md."""
+    table = coverage(cites, runs)
+    missing = not_exercised(table)
+    failed = [r for r in runs if not r.passed]
+    lines = [
+        "# CR coverage", "",
+        "Generated by `lookback coverage` (pyclingo_bridge/coverage.py); `lookback coverage --check` says "
+        "whether it is up to date. Do not edit by hand.", "",
+        "Every rule number the encodings cite: the `%@rule` tags of `asp/` (a tag applies to the statements "
+        "that follow it up to the next blank line) and the rule strings of the edition tables "
+        "(`asp/editions/*.lp`). A bundled scenario exercises a rule, under an edition, when all its "
+        "expectations hold and some answer set has a true atom that a rule under the citation derives "
+        "(for a constraint or a `violation/2` check: every atom of its positive body is true in some "
+        "answer set), or, for an edition table, a trigger explained by that rule string. A citation that no run "
+        "exercises is marked *(not exercised)*.", "",
+        f"{len(table)} cited rules; {len(table) - len(missing)} exercised; "
+        f"{len(runs) - len(failed)} of {len(runs)} runs passed "
+        f"({len(runs) // len(EDITIONS)} scenarios x editions {', '.join(EDITIONS)}).", "",
+    ]
+    if missing:
+        lines += ["Not exercised by any passing scenario: " + ", ".join(missing) + ".", ""]
+    if failed:
+        lines += ["Runs that do not pass (they exercise nothing):", ""]
+        lines += [f"- {r.scenario} ({r.edition}): {r.why}" for r in failed] + [""]
+    lines += ["| Rule | Cited at | Exercised by |", "|---|---|---|"]
+    for rule, cites_of_rule in table.items():
+        where = ", ".join(f"{c.file}:{c.line}" + ("" if used else " *(not exercised)*")
+                          for c, used in cites_of_rule.items())
+        every = {r: None for used in cites_of_rule.values() for r in used}
+        lines.append(f"| {rule} | {where} | {_scenarios(list(every), len(runs) - len(failed)) or '**none**'} |")
+    return "\n".join(lines) + "\n"
+
+
+def bundled_report(timeout: float = RUN_TIMEOUT) -> tuple[str, list[str]]:
+    """docs/coverage.md for the bundled scenarios, and the cited rules none of them exercises."""
+    cites, runs = citations(), bundled_exercises(timeout)
+    return report(cites, runs), not_exercised(coverage(cites, runs))

@@ -1,0 +1,130 @@
+"""The CR coverage report (pyclingo_bridge/coverage.py, `lookback coverage`).
+
+Every rule number the encodings cite must be exercised by a bundled scenario
+that passes: a run (scenario x edition) whose answer sets hold a true atom of
+a statement under the citation. The runs are computed once for this module.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from clingo import parse_term
+from click.testing import CliRunner
+
+from pyclingo_bridge import coverage as cov
+from pyclingo_bridge.cli import main
+
+ROOT = Path(__file__).parents[1]
+REPORT = ROOT / "docs" / "coverage.md"
+
+
+@pytest.fixture(scope="module")
+def runs() -> tuple[cov.Exercise, ...]:
+    return cov.bundled_exercises()
+
+
+def _blocks(tmp_path: Path, text: str) -> list[tuple[str, list[str]]]:
+    path = tmp_path / "f.lp"
+    path.write_text(text)
+    return [(rule, [str(s) for s in block]) for _, rule, block in cov.tagged_blocks(path)]
+
+
+def test_a_tag_applies_to_its_block(tmp_path) -> None:
+    assert _blocks(tmp_path, (
+        "%@rule 603.2\n"
+        "%* doc *%\n"
+        "%@rule 603.3a\n"
+        "a(X) :- b(X).\n"
+        "c(X) :- a(X).\n"
+        "\n"
+        "d(1).\n"
+        "%* e(X)\n"
+        "%@rule 400.7\n"
+        "doc *%\n"
+        "\n"
+        "e(X) :- d(X).\n"
+        "%@rule 603.10\n"
+        "f(X) :- e(X).\n")) == [
+        ("603.2", ["a(X) :- b(X).", "c(X) :- a(X)."]),  # consecutive tags share the block
+        ("603.3a", ["a(X) :- b(X).", "c(X) :- a(X)."]),
+        ("400.7", ["e(X) :- d(X)."]),  # a documentation comment, then its rules
+        ("603.10", ["f(X) :- e(X)."]),
+    ]
+
+
+def _citation(program: str, strings: frozenset[str] = frozenset()) -> cov.Citation:
+    import clingo.ast as ast
+    stmts: list = []
+    ast.parse_string(program, stmts.append)
+    return cov.Citation("603.10a", "x.lp", 1, tuple(w for s in stmts[1:] for w in cov.witnesses(s)), strings)
+
+
+def _atoms(*texts: str) -> frozenset:
+    return frozenset(parse_term(t) for t in texts)
+
+
+def test_head_patterns_match_only_their_instances() -> None:
+    rule = _citation("holds(in_zone(O, Z), T) :- moved(O, Z, T).")
+    assert cov.exercised_by((rule,), _atoms("holds(in_zone(a,hand),1)")) == {rule.key}
+    assert cov.exercised_by((rule,), _atoms("holds(life(alice,20),1)", "moved(a,hand,1)")) == set()
+
+
+def test_a_constraint_counts_when_its_positive_body_was_in_play() -> None:
+    constraint = _citation(":- distinct(K, K'), chosen(K, X), chosen(K', X), not ok.")
+    assert cov.exercised_by((constraint,), _atoms("distinct(1,2)", "chosen(1,a)")) == {constraint.key}
+    assert cov.exercised_by((constraint,), _atoms("chosen(1,a)")) == set()
+    check = _citation("violation(double(X), T) :- trig(X, T), trig(X, T), T > 0.")  # never in a passing run
+    assert cov.exercised_by((check,), _atoms("trig(a,1)")) == {check.key}
+
+
+def test_an_edition_table_counts_when_a_trigger_is_explained_by_it() -> None:
+    table = _citation("", frozenset({"603.10a"}))
+    assert cov.exercised_by((table,), _atoms('trigger_explained(t,dies,o,1,"603.10a")')) == {table.key}
+    assert cov.exercised_by((table,), _atoms('trigger_rule(t,"603.6a")', "looks_back_in(current,dies)")) == set()
+
+
+def test_citations_include_tags_and_edition_strings() -> None:
+    cites = {(c.file, c.rule) for c in cov.citations()}
+    assert ("triggers/engine.lp", "603.3a") in cites
+    assert ("editions/current.lp", "603.10") in cites  # normal_rule(current, "603.10"), untagged
+    assert ("editions/2006.lp", "410.10d") in cites
+
+
+def test_every_tag_applies_to_a_statement() -> None:
+    empty = [f"{c.file}:{c.line} ({c.rule})" for c in cov.citations() if not c.witnesses and not c.strings]
+    assert not empty, f"%@rule tags followed by no statement: {empty}"
+
+
+def test_the_seed_exercises_its_rule_in_each_edition(runs) -> None:
+    seed = {r.edition: r for r in runs if r.scenario == "seed_603_10a_wipe"}
+    assert seed["current"].passed and seed["2006"].passed
+    rules = {e: {rule for _, _, rule in r.exercised} for e, r in seed.items()}
+    assert "603.10a" in rules["current"] and "410.10d" not in rules["current"]
+    assert "410.10d" in rules["2006"] and "603.10a" not in rules["2006"]
+    assert "603.10g" not in rules["current"]  # nobody planeswalks in a board wipe
+
+
+def test_every_cited_rule_is_exercised_by_a_passing_scenario(runs) -> None:
+    missing = cov.not_exercised(cov.coverage(cov.citations(), runs))
+    failing = [f"{r.scenario} ({r.edition}): {r.why}" for r in runs if not r.passed]
+    assert not missing, f"cited rules no passing bundled scenario exercises: {missing}; failing runs: {failing}"
+
+
+def test_report_is_up_to_date(runs) -> None:
+    assert REPORT.read_text() == cov.report(cov.citations(), runs), "run `lookback coverage` to regenerate"
+
+
+def test_command_writes_and_checks(tmp_path, runs) -> None:
+    out = str(tmp_path / "coverage.md")
+    runner = CliRunner()
+    first = runner.invoke(main, ["coverage", "--output", out, "--check"])
+    assert first.exit_code == 1 and "out of date" in first.output
+    written = runner.invoke(main, ["coverage", "--output", out])
+    assert written.exit_code == 0 and f"wrote {out}" in written.output
+    assert Path(out).read_text().startswith("# CR coverage")
+    checked = runner.invoke(main, ["coverage", "--output", out, "--check"])
+    assert checked.exit_code == 0 and "up to date" in checked.output
+    bad = runner.invoke(main, ["coverage", "--output", str(tmp_path / "no" / "such" / "dir.md")])
+    assert bad.exit_code == 2 and "Traceback" not in bad.output
