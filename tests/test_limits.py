@@ -89,7 +89,9 @@ def test_ctrl_c_stops_cleanly(tmp_path, command) -> None:
     path = many_lines_of_play(tmp_path, bears=7)  # about a minute of search
     process = subprocess.Popen([sys.executable, "-m", "pyclingo_bridge.cli", command[0], str(path), *command[1:]],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
+    # clingo cannot be interrupted while grounding (README): wait until the search has begun,
+    # with room for a loaded machine (grounding takes about 1 s alone).
+    time.sleep(10)
     process.send_signal(signal.SIGINT)
     started = time.monotonic()
     stdout, stderr = process.communicate(timeout=30)
