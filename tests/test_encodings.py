@@ -511,17 +511,6 @@ def test_encoding(name: str) -> None:
 
 # -- the bundled scenarios ----------------------------------------------------------------
 BUNDLED = sorted(SCENARIOS.glob("*.lp"))
-#: bundled scenarios whose ground program has a positive loop, and why. Each is
-#: a known defect of the encodings (answers stay correct: clingo checks
-#: unfounded sets), to be removed from here when fixed.
-NOT_TIGHT = {
-    "tracking_603_6_left_zone_in_response":
-        "a spell cast while a triggered ability is on the stack: one SCC over "
-        "step_kind/2, happens/2 and holds(on_stack(..)) across steps (also with "
-        "the encodings of 169736a); open",
-    "choices_may_and_optional_response":
-        "the same pattern: a spell cast in response to a spell; open",
-}
 
 
 @pytest.mark.parametrize("path", BUNDLED, ids=[p.stem for p in BUNDLED])
@@ -530,10 +519,7 @@ def test_bundled_scenario_grounds_silently_and_tight(path, edition) -> None:
     """The project's encodings with a bundled scenario log nothing under --warn=all."""
     run = solve(files=(path,), horizon=12, edition=edition, limit=1)
     assert run.messages == []
-    if path.stem in NOT_TIGHT:
-        assert run.sccs > 0, f"{path.stem} is tight now: remove it from NOT_TIGHT"
-    else:
-        assert run.sccs == 0
+    assert run.sccs == 0, "the ground program has a positive loop"
     assert run.models
 
 
