@@ -18,6 +18,8 @@ from .decode import decode
 from .engine import solve
 from .errors import Location, LookbackError, ScenarioError
 from .expect import FAIL, SKIP, evaluate
+from .explain import explain, json_report as explain_json, text_report as explain_text
+from .provenance import DEFAULT_DEPTH
 from .render import json_report, text_report
 from .run_errors import run_error
 from .scenario import load_scenario
@@ -175,6 +177,27 @@ def coverage_command(output: str, check_only: bool, timeout: float) -> None:
     except OSError as error:
         _bad_input(f"{output}: {error.strerror or error}")
     click.echo("cited rules no passing scenario exercises: " + (", ".join(missing) or "none"))
+
+
+@main.command("explain")
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.argument("atom")
+@_EDITION
+@click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
+@click.option("--depth", type=click.IntRange(min=0), default=DEFAULT_DEPTH, show_default=True, metavar="N",
+              help="How many missing atoms deep the why-not search goes.")
+@_TIMEOUT
+@_interruptible
+def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool, depth: int,
+                    timeout: float | None) -> None:
+    """Why ATOM holds in SCENARIO (in every or some answer set), or why it cannot: a derivation
+    tree of events, states, facts and rules, each rule with its CR number and file:line."""
+    _check_edition(edition)
+    try:
+        result = explain(scenario, atom, edition=edition, depth=depth, timeout=timeout)
+    except LookbackError as error:
+        _bad_input(error)
+    click.echo((explain_json if as_json else explain_text)(result))
 
 
 @main.command()

@@ -1,0 +1,341 @@
+"""`lookback explain`: why an atom holds, or why it cannot, read from provenance atoms that the
+transformed encodings derive (provenance.py), never reconstructed in Python.
+
+The scenario is solved as usual (for its horizon); then the provenance program is grounded at
+that horizon with explain_want(ATOM) and explain_wantnot_at(ATOM, 0), and solved twice: once
+assuming ATOM (a model to explain why it holds) and once assuming not ATOM (a model to explain
+why it fails). Which of the two exist says whether ATOM holds in every, some or no answer set.
+
+The why tree: each atom with the rule instance that derived it (a well-founded choice among the
+instances the model has: no atom is used to explain itself), its positive body atoms as children
+and its `not` conditions as absent atoms. Each node is an event (happens/2, script/2), a state
+(holds/2), a fact (a scenario fact or a fact of the encodings: card definitions, edition tables)
+or a derived atom; each cites the file:line of its rule and the CR numbers of its `%@rule` tags.
+
+The why-not tree: for each rule whose head can be the atom, the first body condition (in an
+order evaluating each after the variables it needs) that fails, with the values fixed so far;
+a missing atom is asked about in turn (down to --depth), a `not B` whose B holds is explained.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass, field
+
+from clingo import Control, Symbol, SymbolType, parse_term
+
+from . import provenance
+from .engine import solve
+from .errors import Location, ScenarioError
+from .provenance import GENERIC, Meta, head_elements
+from .rulebook import Statement, ground, statements
+from .run_errors import run_error
+from .scenario import SCENARIO_PREDICATES, Scenario, load_scenario
+
+#: fails shown per rule for one atom (the others are counted)
+MAX_FAILS = 4
+_EVENTS = {("happens", 2), ("script", 2)}
+
+
+@dataclass
+class Node:
+    """One atom of a why tree (or a why-not tree)."""
+
+    atom: str
+    kind: str  # event, state, fact, derived, absent (a `not` condition), or a why-not node
+    rules: tuple[str, ...] = ()
+    at: str = ""
+    children: list["Node"] = field(default_factory=list)
+    repeated: bool = False  # already explained above in the same tree
+    note: str = ""
+
+    def to_json(self) -> dict:
+        out = {"atom": self.atom, "kind": self.kind}
+        if self.rules:
+            out["rules"] = list(self.rules)
+        if self.at:
+            out["at"] = self.at
+        if self.note:
+            out["note"] = self.note
+        if self.repeated:
+            out["repeated"] = True
+        if self.children:
+            out["children"] = [c.to_json() for c in self.children]
+        return out
+
+
+@dataclass(frozen=True)
+class Explanation:
+    atom: str
+    holds_in: str  # every, some, none
+    edition: str | None
+    horizon: int
+    why: Node | None
+    why_not: Node | None
+
+
+def _text(sym: Symbol) -> str:
+    return str(sym)
+
+
+def _literal_text(text: str) -> str:
+    """A body literal as written, with the anonymous variables named for the analysis shown as _."""
+    return re.sub(r"EXPLAIN_V\d+", "_", text)
+
+
+def parse_atom(text: str, scenario: Scenario) -> Symbol:
+    """The atom asked about; ScenarioError (exit 2) if it is not an atom of the vocabulary."""
+    where = Location("ATOM")
+    try:
+        atom = parse_term(text)
+    except RuntimeError:
+        raise ScenarioError(where, f"'{text}' is not an atom (write it as clingo does: name(arg, ...))") from None
+    if atom.type != SymbolType.Function or not atom.name:
+        raise ScenarioError(where, f"'{text}' is not an atom (a predicate name with arguments)")
+    known = signatures()
+    if (atom.name, len(atom.arguments)) not in known:
+        same = sorted(f"{n}/{a}" for n, a in known if n == atom.name)
+        hint = f"; {atom.name} takes {', '.join(same)}" if same else \
+            "; did you mean " + ", ".join(difflib.get_close_matches(atom.name, sorted({n for n, _ in known}), 3)) + "?" \
+            if difflib.get_close_matches(atom.name, sorted({n for n, _ in known}), 3) else ""
+        raise ScenarioError(where, f"{atom.name}/{len(atom.arguments)} is not a predicate of the encodings "
+                                   f"or of the scenario language{hint}")
+    return atom
+
+
+def signatures() -> set[tuple[str, int]]:
+    """Every predicate an atom can be asked about: heads of the encodings and scenario facts."""
+    found = set(SCENARIO_PREDICATES.items()) | {("expect", 3)}
+    for stmt in statements():
+        if stmt.is_rule:
+            for rule in stmt.node.unpool():
+                for atom, _, _ in head_elements(rule.head):
+                    if atom.ast_type.name == "Function":
+                        found.add((atom.name, len(atom.arguments)))
+                    elif atom.ast_type.name == "SymbolicTerm" and atom.symbol.type == SymbolType.Function:
+                        found.add((atom.symbol.name, len(atom.symbol.arguments)))
+    return found
+
+
+def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int = provenance.DEFAULT_DEPTH,
+            timeout: float | None = None) -> Explanation:
+    scenario = load_scenario(path)
+    atom = parse_atom(atom_text, scenario)
+    run = solve(scenario, edition=edition, timeout=timeout, max_models=1)
+    if error := run_error(run):
+        raise error
+    if not run.models:
+        raise ScenarioError(Location(scenario.path), "the scenario has no answer set: nothing to explain "
+                                                     "(lookback conflict names the rules and facts responsible)")
+    meta: dict[tuple[int, int], Meta] = {}
+
+    def transform(index: int, stmt: Statement):
+        return provenance.transform(index, stmt, meta) if stmt.is_rule else []
+
+    facts = "".join(f"{f.symbol}.\nexplain_prov(scenario({i}), 0, {f.symbol}, (), ()) :- explain_want({f.symbol}).\n"
+                    for i, f in enumerate(scenario.facts))
+    query = f"explain_want({atom}).\nexplain_wantnot_at({atom}, 0).\n"
+    ctl = ground(transform, facts + GENERIC + query, horizon=run.horizon, edition=edition,
+                 constants={"explain_depth": depth})
+    held = _model(ctl, atom, True)
+    lacked = _model(ctl, atom, False)
+    holds_in = "none" if held is None else "every" if lacked is None else "some"
+    book = _Book(scenario, meta)
+    why = book.why(atom, held) if held is not None else None
+    why_not = book.why_not(atom, lacked, depth) if lacked is not None else None
+    return Explanation(str(atom), holds_in, run.edition, run.horizon, why, why_not)
+
+
+def _model(ctl: Control, atom: Symbol, value: bool) -> frozenset[Symbol] | None:
+    found: list[frozenset[Symbol]] = []
+    ctl.configuration.solve.models = 1
+    if value and ctl.symbolic_atoms[atom] is None:
+        return None  # never grounded: no rule can make it true
+    ctl.solve(assumptions=[(atom, value)], on_model=lambda m: found.append(frozenset(m.symbols(atoms=True))))
+    return found[0] if found else None
+
+
+class _Book:
+    """Reads the provenance atoms of one model."""
+
+    def __init__(self, scenario: Scenario, meta: dict[tuple[int, int], Meta]):
+        self.scenario = scenario
+        self.meta = meta
+        self.rules = statements()
+
+    # - citations ----------------------------------------------------------------------------
+    def source(self, rid: Symbol) -> tuple[tuple[str, ...], str, bool]:
+        """(CR numbers, file:line, is a fact) of a rule id."""
+        if rid.type == SymbolType.Function and rid.name == "scenario":
+            fact = self.scenario.facts[rid.arguments[0].number]
+            return (), str(fact.location).rsplit(":", 1)[0], True
+        stmt = self.rules[rid.number]
+        return stmt.rules, stmt.place, stmt.is_fact
+
+    # - why ----------------------------------------------------------------------------------
+    def why(self, atom: Symbol, model: frozenset[Symbol]) -> Node:
+        derivations: dict[Symbol, list[tuple[Symbol, tuple[Symbol, ...], tuple[Symbol, ...]]]] = {}
+        for a in model:
+            if a.match("explain_prov", 5):
+                rid, _, head, pos, neg = a.arguments
+                derivations.setdefault(head, []).append((rid, tuple(pos.arguments), tuple(neg.arguments)))
+        best = _well_founded(derivations)
+        seen: set[Symbol] = set()
+        return self._why_node(atom, best, seen)
+
+    def _why_node(self, atom: Symbol, best: dict, seen: set[Symbol]) -> Node:
+        choice = best.get(atom)
+        if choice is None:
+            return Node(_text(atom), _kind(atom, False), note="no recorded derivation")
+        rid, pos, neg = choice
+        rules, at, is_fact = self.source(rid)
+        node = Node(_text(atom), _kind(atom, is_fact), rules, at)
+        if atom in seen:
+            node.repeated = True
+            return node
+        seen.add(atom)
+        node.children = [self._why_node(p, best, seen) for p in pos]
+        node.children += [Node("not " + _text(n), "absent") for n in neg]
+        return node
+
+    # - why not ------------------------------------------------------------------------------
+    def why_not(self, atom: Symbol, model: frozenset[Symbol], depth: int) -> Node:
+        fails: dict[Symbol, dict[tuple[int, int], list[tuple[int, Symbol, Symbol]]]] = {}
+        for a in model:
+            if a.match("explain_fail", 6):
+                r, e, head, k, values, why = a.arguments
+                fails.setdefault(head, {}).setdefault((r.number, e.number), []).append((k.number, values, why))
+        derivations: dict = {}
+        for a in model:
+            if a.match("explain_prov", 5):
+                rid, _, head, pos, neg = a.arguments
+                derivations.setdefault(head, []).append((rid, tuple(pos.arguments), tuple(neg.arguments)))
+        best = _well_founded(derivations)
+        return self._why_not_node(atom, fails, best, depth, set())
+
+    def _why_not_node(self, atom: Symbol, fails: dict, best: dict, depth: int, seen: set[Symbol]) -> Node:
+        node = Node(_text(atom), "false")
+        if atom in seen:
+            node.repeated = True
+            return node
+        seen.add(atom)
+        by_rule = fails.get(atom, {})
+        if not by_rule:
+            scenario_pred = (atom.name, len(atom.arguments)) in SCENARIO_PREDICATES.items()
+            node.note = "the scenario does not state it" if scenario_pred else "no rule or fact of the encodings derives it"
+            return node
+        for (r, e), found in sorted(by_rule.items()):
+            meta = self.meta[r, e]
+            stmt = meta.statement
+            rule = Node(f"rule {stmt.place}", "rule", stmt.rules, stmt.place)
+            found = sorted(found, key=lambda f: (f[0], str(f[1])))
+            for k, values, why in found[:MAX_FAILS]:
+                text, names = meta.steps[k - 1]
+                fixed = ", ".join(f"{n}={_text(v)}" for n, v in zip(names, values.arguments)
+                                  if not n.startswith("EXPLAIN_"))
+                cond = Node(_literal_text(text), "fails", note=_reason_text(why) + (f" (with {fixed})" if fixed else ""))
+                if why.name == "missing" and depth > 0:
+                    cond.children.append(self._why_not_node(why.arguments[0], fails, best, depth - 1, seen))
+                elif why.name == "present":
+                    cond.children.append(self._why_node(why.arguments[0], best, set()))
+                rule.children.append(cond)
+            if len(found) > MAX_FAILS:
+                rule.note = f"{len(found) - MAX_FAILS} more failing instance(s) not shown"
+            node.children.append(rule)
+        return node
+
+
+def _reason_text(why: Symbol) -> str:
+    name = why.name
+    if name == "missing":
+        return f"{_text(why.arguments[0])} is false"
+    if name == "missing_any":
+        return f"no atom {_text(why.arguments[0])} is true"
+    if name == "present":
+        return f"{_text(why.arguments[0])} is true"
+    if name == "present_any":
+        return f"an atom {_text(why.arguments[0])} is true"
+    if name == "not_chosen":
+        return "the choice left it out in this answer set"
+    return "the condition is false"
+
+
+def _kind(atom: Symbol, is_fact: bool) -> str:
+    if (atom.name, len(atom.arguments)) in _EVENTS:
+        return "event"
+    if atom.match("holds", 2):
+        return "state"
+    return "fact" if is_fact else "derived"
+
+
+def _well_founded(derivations: dict) -> dict:
+    """For each atom, one derivation whose positive body atoms were all derived before it
+    (least fixpoint by levels; among those of the lowest level, the first by rule id)."""
+    best: dict = {}
+    level: dict[Symbol, int] = {}
+    changed = True
+    rnd = 0
+    while changed:
+        changed = False
+        rnd += 1
+        for head, options in derivations.items():
+            if head in level:
+                continue
+            ready = [o for o in options if all(p in level for p in o[1])]
+            if ready:
+                choice = min(ready, key=lambda o: (max((level[p] for p in o[1]), default=-1), str(o[0])))
+                best[head] = choice
+                level[head] = rnd
+                changed = True
+    return best
+
+
+# - output ----------------------------------------------------------------------------------------
+
+def _line(node: Node) -> str:
+    cite = ""
+    if node.kind in ("event", "state", "fact", "derived"):
+        cr = f"CR {', '.join(node.rules)}" if node.rules else "no CR tag"
+        cite = f"  <- {cr}, {node.at}" if node.at else ""
+    if node.kind == "rule":
+        cr = f"CR {', '.join(node.rules)}" if node.rules else "no CR tag"
+        return f"[rule] {cr}, {node.at}" + (f" ({node.note})" if node.note else "")
+    if node.kind == "fails":
+        return f"fails: {node.atom} -- {node.note}"
+    text = f"[{node.kind}] {node.atom}{cite}"
+    if node.repeated:
+        text += " (explained above)"
+    elif node.note:
+        text += f" ({node.note})"
+    return text
+
+
+def _tree(node: Node, indent: int = 0) -> list[str]:
+    lines = ["  " * indent + _line(node)]
+    for child in node.children:
+        lines += _tree(child, indent + 1)
+    return lines
+
+
+_HOLDS_IN = {"every": "holds in every answer set", "some": "holds in some answer sets, not in all",
+             "none": "holds in no answer set"}
+
+
+def text_report(x: Explanation) -> str:
+    lines = [f"{x.atom}: {_HOLDS_IN[x.holds_in]} (edition {x.edition}, steps 0..{x.horizon})"]
+    if x.why is not None:
+        lines += ["", "Why it holds" + (" (in an answer set that has it)" if x.holds_in == "some" else "") + ":"]
+        lines += _tree(x.why, 1)
+    if x.why_not is not None:
+        lines += ["", "Why it does not hold" + (" (in an answer set that lacks it)" if x.holds_in == "some" else "")
+                  + ": each rule that could derive it, and the condition that fails:"]
+        lines += _tree(x.why_not, 1)
+    return "\n".join(lines)
+
+
+def json_report(x: Explanation) -> str:
+    return json.dumps({"atom": x.atom, "holds_in": x.holds_in, "edition": x.edition, "horizon": x.horizon,
+                       "why": x.why.to_json() if x.why else None,
+                       "why_not": x.why_not.to_json() if x.why_not else None}, indent=2, sort_keys=True)

@@ -1,0 +1,100 @@
+"""The encodings as a list of statements, each with its place (file:line) and the CR rules
+its `%@rule` tags cite (read with the coverage report's parser, so both agree).
+
+explain and the minimal conflicts transform these statements with the clingo AST API
+(provenance atoms, assumption guards) and ground the result instead of asp/main.lp.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Callable
+
+from clingo import Control, ast
+from clingo.core import MessageCode
+
+from . import resources
+from .coverage import tagged_blocks
+from .errors import EncodingError
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One statement of the encodings: the AST node, where it is (file relative to asp/),
+    and the rule numbers of the `%@rule` tags that apply to it (none if untagged)."""
+
+    node: ast.AST
+    file: str
+    line: int
+    rules: tuple[str, ...]
+
+    @property
+    def place(self) -> str:
+        return f"asp/{self.file}:{self.line}"
+
+    @property
+    def is_rule(self) -> bool:
+        return self.node.ast_type == ast.ASTType.Rule
+
+    @property
+    def is_constraint(self) -> bool:
+        head = self.node.head
+        return (self.is_rule and head.ast_type == ast.ASTType.Literal
+                and head.atom.ast_type == ast.ASTType.BooleanConstant)
+
+    @property
+    def is_fact(self) -> bool:
+        return self.is_rule and not self.node.body and not self.is_constraint
+
+
+@cache
+def statements() -> tuple[Statement, ...]:
+    """Every statement of asp/main.lp and the files it includes, in the order clingo reads them."""
+    asp = resources.asp_dir()
+    nodes: list[ast.AST] = []
+    ast.parse_files([str(resources.main_encoding())], nodes.append)
+    tags: dict[tuple[Path, int], list[str]] = defaultdict(list)
+    for path in {Path(n.location.begin.filename).resolve() for n in nodes}:
+        for _, rule, block in tagged_blocks(path):
+            for stmt in block:
+                tags[path, stmt.location.begin.line].append(rule)
+    found = []
+    for node in nodes:
+        if node.ast_type == ast.ASTType.Comment:
+            continue
+        path = Path(node.location.begin.filename).resolve()
+        line = node.location.begin.line
+        found.append(Statement(node, str(path.relative_to(asp)), line, tuple(dict.fromkeys(tags[path, line]))))
+    return tuple(found)
+
+
+def ground(transform: Callable[[int, Statement], list[ast.AST]], extra: str, *, horizon: int,
+           edition: str | None, constants: dict[str, int] | None = None) -> Control:
+    """A Control holding the encodings with the rules `transform` adds for each statement (by its
+    index in statements()), plus `extra` (scenario facts and generic rules), grounded at horizon.
+
+    Errors of clingo are EncodingError (any message but the infos about atoms that no rule
+    derives: transformed programs name atoms that a given scenario never needs)."""
+    messages: list[tuple[MessageCode, str]] = []
+    args = ["--warn=all", "-c", f"horizon={horizon}"]
+    if edition is not None:
+        args += ["-c", f"edition={edition}"]
+    for name, value in (constants or {}).items():
+        args += ["-c", f"{name}={value}"]
+    ctl = Control(args, logger=lambda code, text: messages.append((code, text)), message_limit=100)
+    try:
+        with ast.ProgramBuilder(ctl) as builder:
+            for index, stmt in enumerate(statements()):
+                builder.add(stmt.node)
+                for node in transform(index, stmt):
+                    builder.add(node)
+            ast.parse_string(extra, builder.add)
+        ctl.ground([("base", [])])
+    except RuntimeError as exc:
+        errors = [text for code, text in messages if code == MessageCode.RuntimeError] or \
+            [text for code, text in messages if code != MessageCode.AtomUndefined]
+        raise EncodingError.from_clingo(errors[0] if errors else str(exc), str(resources.main_encoding())) from exc
+    return ctl

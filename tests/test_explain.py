@@ -1,0 +1,107 @@
+"""`lookback explain`: derivation trees read from the provenance atoms of the transformed encodings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from pyclingo_bridge import resources
+from pyclingo_bridge.cli import main
+from pyclingo_bridge.explain import Node, explain
+
+SEED = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
+ARTIFACT_AB = "ab(cr_example_artifact,1)"
+# The artifact's ability on bear1's death, triggered at step 2 (the wipe resolves at step 2).
+BEAR_TRIGGER = (f"trigger_instance(tr({ARTIFACT_AB},obj(artifact,0),obj(bear1,0),2,1),{ARTIFACT_AB},"
+                "obj(artifact,0),obj(bear1,0),alice,back)")
+# The same ability on the artifact's own death: the artifact is no creature.
+SELF_TRIGGER = (f"trigger_instance(tr({ARTIFACT_AB},obj(artifact,0),obj(artifact,0),2,1),{ARTIFACT_AB},"
+                "obj(artifact,0),obj(artifact,0),alice,back)")
+
+
+def nodes(node: Node | None):
+    if node is None:
+        return
+    yield node
+    for child in node.children:
+        yield from nodes(child)
+
+
+@pytest.fixture(scope="module")
+def why_bear():
+    return explain(SEED, BEAR_TRIGGER)
+
+
+@pytest.fixture(scope="module")
+def why_not_self():
+    return explain(SEED, SELF_TRIGGER)
+
+
+def test_lookback_trigger_is_explained_by_the_dies_event_the_state_before_and_603_10a(why_bear) -> None:
+    # CR 603.10a: "leaves-the-battlefield abilities" look back in time: the artifact, destroyed in
+    # the same event, still had its ability and was on the battlefield just before (step 1), and
+    # bear1 died (moved from the battlefield to the graveyard) at step 2.
+    assert why_bear.holds_in == "every"  # both answer sets (the two trigger orders) have it
+    assert why_bear.why_not is None
+    tree = list(nodes(why_bear.why))
+    atoms = {n.atom: n for n in tree}
+    dies = atoms["happens(move(obj(bear1,0),battlefield,graveyard),2)"]
+    assert dies.kind == "event"
+    before = atoms["holds(in_zone(obj(artifact,0),battlefield),1)"]
+    assert before.kind == "state"
+    assert atoms["judged(dies,obj(bear1,0),back,obj(bear1,0),2,1)"].kind == "derived"
+    assert any("603.10a" in n.rules for n in tree)
+    top = why_bear.why
+    assert top.atom == BEAR_TRIGGER and "603.3a" in top.rules and top.at.startswith("asp/triggers/engine.lp:")
+    # card facts and scenario facts are leaves with their file:line
+    assert atoms[f"trigger_on({ARTIFACT_AB},dies,type(creature))"].at.startswith("asp/cards/cr_example_artifact.lp:")
+    assert atoms["card(bear1,grizzly_bears,alice)"].at.endswith("seed_603_10a_wipe.lp:12")
+
+
+def test_every_rule_node_cites_its_place_and_no_atom_explains_itself(why_bear) -> None:
+    def walk(node: Node, above: frozenset[str]) -> None:
+        assert node.atom not in above, f"{node.atom} is used to explain itself"
+        if node.kind in ("event", "state", "fact", "derived"):
+            assert node.at, node.atom
+        for child in node.children:
+            walk(child, above | {node.atom})
+
+    walk(why_bear.why, frozenset())
+
+
+def test_why_not_names_the_failing_condition_down_to_the_card(why_not_self) -> None:
+    # "Whenever a creature dies" (the card's filter type(creature)): the artifact, which dies in
+    # the same event, is no creature (its printed types, CR 109.1, 205.2a), so the ability does
+    # not trigger on it.
+    assert why_not_self.holds_in == "none" and why_not_self.why is None
+    tree = list(nodes(why_not_self.why_not))
+    fails = [n for n in tree if n.kind == "fails"]
+    assert any(n.note.startswith("sat(full,obj(artifact,0),type(creature),ctx(obj(artifact,0),alice),1) is false")
+               for n in fails)
+    leaf = next(n for n in tree if n.atom == "printed_type(cr_example_artifact,creature)")
+    assert leaf.kind == "false" and not leaf.children
+    rules = [n for n in tree if n.kind == "rule"]
+    assert any("109.1" in n.rules for n in rules)
+
+
+def test_cli_text_and_json() -> None:
+    runner = CliRunner()
+    text = runner.invoke(main, ["explain", SEED, BEAR_TRIGGER])
+    assert text.exit_code == 0, text.output
+    assert text.output.startswith(f"{BEAR_TRIGGER}: holds in every answer set (edition current")
+    assert "[event] happens(move(obj(bear1,0),battlefield,graveyard),2)  <- CR 701.8a" in text.output
+    data = json.loads(runner.invoke(main, ["explain", SEED, BEAR_TRIGGER, "--json"]).output)
+    assert data["holds_in"] == "every" and data["why"]["atom"] == BEAR_TRIGGER and data["why_not"] is None
+
+
+@pytest.mark.parametrize("atom, message", [
+    ("foo(1)", "ATOM:1:1: foo/1 is not a predicate of the encodings or of the scenario language"),
+    ("fired(a)", "fired/1 is not a predicate of the encodings or of the scenario language; fired takes fired/6"),
+    ("fired(a", "'fired(a' is not an atom"),
+])
+def test_unknown_or_malformed_atom_is_bad_input(atom, message) -> None:
+    result = CliRunner().invoke(main, ["explain", SEED, atom])
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output
