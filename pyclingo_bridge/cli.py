@@ -7,6 +7,7 @@ Exit codes: 0 all good, 1 an expectation failed, 2 bad input (a one-line
 from __future__ import annotations
 
 import functools
+import json
 import sys
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from .coverage import RUN_TIMEOUT, bundled_report
 from .decode import decode
 from .engine import solve
 from .errors import Location, LookbackError, ScenarioError
+from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json
 from .expect import FAIL, SKIP, evaluate
 from .explain import explain, json_report as explain_json, text_report as explain_text
 from .provenance import DEFAULT_DEPTH
@@ -89,7 +91,14 @@ def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_m
         models = [decode(m, i) for i, m in enumerate(result.models, start=1)]
     except LookbackError as error:
         _bad_input(error)
-    click.echo((json_report if as_json else text_report)(result, models, show_all))
+    report = (json_report if as_json else text_report)(result, models, show_all)
+    if not result.models and result.exhausted:
+        try:
+            conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout)
+        except LookbackError as error:
+            _bad_input(error)
+        report = conflict_json(report, conflict) if as_json else report + "\n" + conflict_text(conflict)
+    click.echo(report)
 
 
 def _scenario_files(paths: tuple[str, ...]) -> list[Path]:
@@ -114,7 +123,10 @@ def _includes(path: Path) -> list[Path]:
 @click.argument("paths", nargs=-1, type=click.Path())
 @_EDITION
 @_TIMEOUT
-def check(paths: tuple[str, ...], edition: str | None, timeout: float | None) -> None:
+@click.option("--conflicts", is_flag=True,
+              help="Name the minimal conflict (CR rule groups and scenario facts) of a scenario without an "
+                   "answer set and of each failing expect(all|some|none, ...) (a few solve calls per part).")
+def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, conflicts: bool) -> None:
     """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones)."""
     _check_edition(edition)
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
@@ -143,6 +155,8 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None) ->
                 counts[v.status] += 1
                 evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
                 click.echo(f"{v.status} {v.location}: {v.what}{evidence}")
+                if conflicts and v.status == FAIL:
+                    _explain_failure(result, v, edition, timeout)
     except KeyboardInterrupt:
         click.echo(f"interrupted (Ctrl-C) during scenario {done} of {len(files)}: the results are incomplete",
                    err=True)
@@ -151,6 +165,66 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None) ->
     click.echo(f"{len(files)} scenario(s): {counts['PASS']} passed, {counts[FAIL]} failed, "
                f"{counts[SKIP]} skipped, {bad_input} with bad input{incomplete}")
     sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if counts[FAIL] else EXIT_OK)
+
+
+def _explain_failure(result, verdict, edition: str | None, timeout: float | None) -> None:
+    """The minimal conflict behind a failed check: no answer set, or an expectation no answer set meets."""
+    if result.cut_short:
+        return
+    if not result.models:
+        if verdict.what != "satisfiable":
+            return
+        expectation = None
+    else:
+        expectation = next((e for e in result.scenario.expectations
+                            if str(e) == verdict.what and e.mode in ("all", "some", "none")), None)
+        if expectation is None:
+            return
+    try:
+        conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon,
+                                    expectation=expectation, timeout=timeout)
+    except LookbackError as error:
+        click.echo(f"  (no conflict computed: {error})")
+        return
+    if conflict.satisfiable:
+        click.echo(f"  no conflict: some answer set has {conflict.requirement.removeprefix('an answer set ')}; "
+                   "lines of play differ (lookback explain shows why an answer set lacks it)")
+    else:
+        click.echo("\n".join("  " + line for line in conflict_text(conflict).splitlines()))
+
+
+@main.command("conflicts")
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@_EDITION
+@click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
+@_TIMEOUT
+@_interruptible
+def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout: float | None) -> None:
+    """Minimal conflicts of SCENARIO: if it has no answer set, the smallest set of CR rule groups and
+    scenario facts responsible; else the same for each expect(all|some|none, ...) no answer set meets,
+    and for violations. Exit 1 if there is a conflict."""
+    _check_edition(edition)
+    try:
+        result = _solve(scenario, edition=edition, timeout=timeout)
+        if result.cut_short:
+            click.echo(f"the run was cut short ({result.cut_short}): no conflict computed")
+            sys.exit(EXIT_FAILED)
+        if not result.models:
+            found = [minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout)]
+        else:
+            found = [minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, expectation=e)
+                     for e in result.scenario.expectations
+                     if e.mode in ("all", "some", "none") and (e.edition is None or e.edition == result.edition)]
+            if any(t.startswith("violation(") for texts in result.texts for t in texts):
+                found.append(minimal_conflict(result.scenario, edition=edition, horizon=result.horizon,
+                                              violations=True))
+    except LookbackError as error:
+        _bad_input(error)
+    if as_json:
+        click.echo(json.dumps([c.to_json() for c in found], indent=2, sort_keys=True))
+    else:
+        click.echo("\n".join(conflict_text(c) for c in found) or "no expectation to check")
+    sys.exit(EXIT_FAILED if any(not c.satisfiable for c in found) else EXIT_OK)
 
 
 @main.command("coverage")
@@ -186,15 +260,17 @@ def coverage_command(output: str, check_only: bool, timeout: float) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
 @click.option("--depth", type=click.IntRange(min=0), default=DEFAULT_DEPTH, show_default=True, metavar="N",
               help="How many missing atoms deep the why-not search goes.")
+@click.option("--levels", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Show the why tree down to N atoms deep only (default: all).")
 @_TIMEOUT
 @_interruptible
 def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool, depth: int,
-                    timeout: float | None) -> None:
+                    levels: int | None, timeout: float | None) -> None:
     """Why ATOM holds in SCENARIO (in every or some answer set), or why it cannot: a derivation
     tree of events, states, facts and rules, each rule with its CR number and file:line."""
     _check_edition(edition)
     try:
-        result = explain(scenario, atom, edition=edition, depth=depth, timeout=timeout)
+        result = explain(scenario, atom, edition=edition, depth=depth, timeout=timeout, levels=levels)
     except LookbackError as error:
         _bad_input(error)
     click.echo((explain_json if as_json else explain_text)(result))

@@ -120,7 +120,8 @@ def signatures() -> set[tuple[str, int]]:
 
 
 def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int = provenance.DEFAULT_DEPTH,
-            timeout: float | None = None) -> Explanation:
+            timeout: float | None = None, levels: int | None = None) -> Explanation:
+    """Explain ATOM in the scenario; trees cut `levels` atoms deep (whole if None)."""
     scenario = load_scenario(path)
     atom = parse_atom(atom_text, scenario)
     run = solve(scenario, edition=edition, timeout=timeout, max_models=1)
@@ -142,7 +143,7 @@ def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int
     held = _model(ctl, atom, True)
     lacked = _model(ctl, atom, False)
     holds_in = "none" if held is None else "every" if lacked is None else "some"
-    book = _Book(scenario, meta)
+    book = _Book(scenario, meta, levels)
     why = book.why(atom, held) if held is not None else None
     why_not = book.why_not(atom, lacked, depth) if lacked is not None else None
     return Explanation(str(atom), holds_in, run.edition, run.horizon, why, why_not)
@@ -160,7 +161,8 @@ def _model(ctl: Control, atom: Symbol, value: bool) -> frozenset[Symbol] | None:
 class _Book:
     """Reads the provenance atoms of one model."""
 
-    def __init__(self, scenario: Scenario, meta: dict[tuple[int, int], Meta]):
+    def __init__(self, scenario: Scenario, meta: dict[tuple[int, int], Meta], levels: int | None):
+        self.levels = levels
         self.scenario = scenario
         self.meta = meta
         self.rules = statements()
@@ -183,9 +185,9 @@ class _Book:
                 derivations.setdefault(head, []).append((rid, tuple(pos.arguments), tuple(neg.arguments)))
         best = _well_founded(derivations)
         seen: set[Symbol] = set()
-        return self._why_node(atom, best, seen)
+        return self._why_node(atom, best, seen, self.levels)
 
-    def _why_node(self, atom: Symbol, best: dict, seen: set[Symbol]) -> Node:
+    def _why_node(self, atom: Symbol, best: dict, seen: set[Symbol], levels: int | None) -> Node:
         choice = best.get(atom)
         if choice is None:
             return Node(_text(atom), _kind(atom, False), note="no recorded derivation")
@@ -195,8 +197,12 @@ class _Book:
         if atom in seen:
             node.repeated = True
             return node
+        if levels is not None and levels <= 1 and (pos or neg):
+            node.note = f"{len(pos) + len(neg)} condition(s) below not shown: raise --levels"
+            return node
         seen.add(atom)
-        node.children = [self._why_node(p, best, seen) for p in pos]
+        deeper = None if levels is None else levels - 1
+        node.children = [self._why_node(p, best, seen, deeper) for p in pos]
         node.children += [Node("not " + _text(n), "absent") for n in neg]
         return node
 
@@ -239,7 +245,7 @@ class _Book:
                 if why.name == "missing" and depth > 0:
                     cond.children.append(self._why_not_node(why.arguments[0], fails, best, depth - 1, seen))
                 elif why.name == "present":
-                    cond.children.append(self._why_node(why.arguments[0], best, set()))
+                    cond.children.append(self._why_node(why.arguments[0], best, set(), self.levels))
                 rule.children.append(cond)
             if len(found) > MAX_FAILS:
                 rule.note = f"{len(found) - MAX_FAILS} more failing instance(s) not shown"
@@ -324,6 +330,7 @@ _HOLDS_IN = {"every": "holds in every answer set", "some": "holds in some answer
 
 
 def text_report(x: Explanation) -> str:
+    """The trees as indented text."""
     lines = [f"{x.atom}: {_HOLDS_IN[x.holds_in]} (edition {x.edition}, steps 0..{x.horizon})"]
     if x.why is not None:
         lines += ["", "Why it holds" + (" (in an answer set that has it)" if x.holds_in == "some" else "") + ":"]

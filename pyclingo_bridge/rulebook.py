@@ -72,9 +72,11 @@ def statements() -> tuple[Statement, ...]:
 
 
 def ground(transform: Callable[[int, Statement], list[ast.AST]], extra: str, *, horizon: int,
-           edition: str | None, constants: dict[str, int] | None = None) -> Control:
+           edition: str | None, constants: dict[str, int] | None = None,
+           rewrite: Callable[[int, ast.AST], ast.AST] | None = None) -> Control:
     """A Control holding the encodings with the rules `transform` adds for each statement (by its
-    index in statements()), plus `extra` (scenario facts and generic rules), grounded at horizon.
+    index in statements()), each statement replaced by rewrite(index, node) if given, plus
+    `extra` (scenario facts and generic rules), grounded at horizon.
 
     Errors of clingo are EncodingError (any message but the infos about atoms that no rule
     derives: transformed programs name atoms that a given scenario never needs)."""
@@ -88,7 +90,7 @@ def ground(transform: Callable[[int, Statement], list[ast.AST]], extra: str, *, 
     try:
         with ast.ProgramBuilder(ctl) as builder:
             for index, stmt in enumerate(statements()):
-                builder.add(stmt.node)
+                builder.add(rewrite(index, stmt.node) if rewrite else stmt.node)
                 for node in transform(index, stmt):
                     builder.add(node)
             ast.parse_string(extra, builder.add)

@@ -105,3 +105,9 @@ def test_unknown_or_malformed_atom_is_bad_input(atom, message) -> None:
     result = CliRunner().invoke(main, ["explain", SEED, atom])
     assert result.exit_code == 2
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_research_guide_shows_the_real_why_not_output(why_not_self) -> None:
+    guide = (resources.asp_dir().parent / "docs" / "research-guide.md").read_text()
+    from pyclingo_bridge.explain import text_report
+    assert text_report(why_not_self) in guide

@@ -1,0 +1,206 @@
+"""Minimal conflicts: the smallest set of CR rule groups and scenario facts that, together,
+leave a scenario without an answer set, or make a failing expectation impossible.
+
+Each part is guarded by an assumption atom lookback_on(G) (a free choice): the encodings'
+statements under the same `%@rule` tags of one file form a group, each untagged integrity
+constraint is its own group, each card file is a group (the card's definition), and each
+scenario fact is its own part. The other statements (untagged machinery: time, objects) are
+always on. The requirement is added as a constraint: none for "no answer set";
+`:- not X.` for expect(all, X) or expect(some, X); `:- X.` for expect(none, X); `:- violation(_, _).`
+for a run with violations. All guards assumed true, clingo returns an unsatisfiable core;
+deletion-based minimisation then drops each part whose removal keeps the program
+unsatisfiable (one solve call each; the other parts stay free, so the set that remains is
+in conflict whatever the rest of the program says). The result is minimal: without any one
+of its parts, some choice of the others gives an answer set. A time limit stops the
+minimisation between solve calls (the report then says the set may not be minimal).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+
+from clingo import Control, Function, Number, Symbol
+from clingo import ast
+
+from .engine import solve
+from .errors import Location, ScenarioError
+from .rulebook import Statement, ground, statements
+from .scenario import Expectation, Scenario
+
+_LOC = ast.Location(ast.Position("<conflicts>", 1, 1), ast.Position("<conflicts>", 1, 1))
+GUARD = "lookback_on"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One guarded part: a rule group (kind rules, constraint or card) or a scenario fact."""
+
+    kind: str
+    label: str
+    at: tuple[str, ...]
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "label": self.label, "at": list(self.at)}
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.label} ({', '.join(self.at)})"
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """What was required, whether it can be met, and if not the minimal conflict."""
+
+    requirement: str
+    satisfiable: bool
+    parts: tuple[Part, ...]
+    core: int  # size of clingo's first core
+    solves: int
+    seconds: float
+    minimised: bool = True  # False: the time limit came first (the parts are a core, maybe not minimal)
+
+    def to_json(self) -> dict:
+        return {"requirement": self.requirement, "satisfiable": self.satisfiable,
+                "conflict": [p.to_json() for p in self.parts], "first_core": self.core,
+                "solve_calls": self.solves, "seconds": round(self.seconds, 2), "minimised": self.minimised}
+
+
+def _group_key(stmt: Statement) -> tuple[str, str] | None:
+    if stmt.rules:
+        return "rules", f"{stmt.file}|{', '.join(stmt.rules)}"
+    if stmt.file.startswith("cards/") and stmt.file != "cards/all.lp":
+        return "card", stmt.file
+    if stmt.is_constraint:
+        return "constraint", stmt.place
+    return None
+
+
+class _Guards:
+    """The groups of the encodings and the scenario's facts, numbered."""
+
+    def __init__(self, scenario: Scenario):
+        self.parts: list[Part] = []
+        self.of_statement: dict[int, int] = {}
+        keys: dict[tuple[str, str], int] = {}
+        places: dict[int, list[str]] = {}
+        for index, stmt in enumerate(statements()):
+            key = _group_key(stmt) if stmt.is_rule else None
+            if key is None:
+                continue
+            if key not in keys:
+                keys[key] = len(keys)
+                places[keys[key]] = []
+            self.of_statement[index] = keys[key]
+            if not places[keys[key]] or not places[keys[key]][-1].startswith(stmt.place.rsplit(":", 1)[0] + ":"):
+                places[keys[key]].append(stmt.place)
+        for key, g in keys.items():
+            kind, name = key
+            label = {"rules": "CR " + name.split("|", 1)[-1], "card": _card_name(name), "constraint": "untagged"}[kind]
+            self.parts.append(Part(kind, label, tuple(places[g])))
+        self.fact_part: dict[int, int] = {}
+        for i, fact in enumerate(scenario.facts):
+            if fact.name == "expect":
+                continue
+            self.fact_part[i] = len(self.parts)
+            self.parts.append(Part("fact", str(fact.symbol), (str(fact.location).rsplit(":", 1)[0],)))
+
+    def guarded(self, index: int, node: ast.AST) -> ast.AST:
+        g = self.of_statement.get(index)
+        if g is None:
+            return node
+        guard = ast.Literal(_LOC, ast.Sign.NoSign, ast.SymbolicAtom(
+            ast.Function(_LOC, GUARD, [ast.SymbolicTerm(_LOC, Number(g))], False)))
+        return node.update(body=list(node.body) + [guard])
+
+
+def _card_name(file: str) -> str:
+    return file.rsplit("/", 1)[-1].removesuffix(".lp")
+
+
+def requirement_of(expectation: Expectation | None, violations: bool = False) -> tuple[str, str]:
+    """(what is required, in words; the constraint that requires it)."""
+    if violations:
+        return "an answer set without violation/2", ":- violation(_, _).\n"
+    if expectation is None:
+        return "an answer set", ""
+    atom = expectation.atom
+    if expectation.mode in ("all", "some"):
+        return f"an answer set with {atom} ({expectation})", f":- not {atom}.\n"
+    if expectation.mode == "none":
+        return f"an answer set without {atom} ({expectation})", f":- {atom}.\n"
+    raise ScenarioError(expectation.location, f"{expectation}: a count of outcomes has no conflict to name")
+
+
+def minimal_conflict(scenario: Scenario, *, edition: str | None = None, horizon: int | None = None,
+                     expectation: Expectation | None = None, violations: bool = False,
+                     timeout: float | None = None) -> Conflict:
+    """The minimal conflict of the scenario with a requirement (see the module doc)."""
+    started = time.monotonic()
+    deadline = None if timeout is None else started + timeout
+    words, constraint = requirement_of(expectation, violations)
+    if horizon is None:
+        horizon = solve(scenario, edition=edition, timeout=timeout, max_models=1).horizon
+    guards = _Guards(scenario)
+    facts = "".join(f"{f.symbol} :- {GUARD}({guards.fact_part[i]}).\n" if i in guards.fact_part else f"{f.symbol}.\n"
+                    for i, f in enumerate(scenario.facts))
+    extra = facts + f"{{ {GUARD}(0..{len(guards.parts) - 1}) }}.\n" + constraint
+    ctl = ground_guarded(guards, extra, horizon, edition)
+    every = list(range(len(guards.parts)))
+    solves = 0
+
+    def unsat_core(on: list[int]) -> list[int] | None:
+        nonlocal solves
+        solves += 1
+        cores: list[list[int]] = []
+        result = ctl.solve(assumptions=[(_guard(g), True) for g in on], on_core=cores.append)
+        if not result.unsatisfiable:
+            return None
+        literal = {ctl.symbolic_atoms[_guard(g)].literal: g for g in on}
+        return sorted({literal[abs(x)] for x in (cores[0] if cores else []) if abs(x) in literal})
+
+    core = unsat_core(every)
+    if core is None:
+        return Conflict(words, True, (), 0, solves, time.monotonic() - started)
+    first = len(core)
+    kept = list(core)
+    for g in list(core):
+        if deadline is not None and time.monotonic() > deadline:
+            return Conflict(words, False, tuple(guards.parts[g] for g in kept), first, solves,
+                            time.monotonic() - started, minimised=False)
+        if g not in kept:
+            continue
+        trial = [h for h in kept if h != g]
+        smaller = unsat_core(trial)
+        if smaller is not None:
+            kept = [h for h in trial if h in smaller] if smaller else trial
+    return Conflict(words, False, tuple(guards.parts[g] for g in kept), first, solves, time.monotonic() - started)
+
+
+def _guard(g: int) -> Symbol:
+    return Function(GUARD, [Number(g)])
+
+
+def ground_guarded(guards: _Guards, extra: str, horizon: int, edition: str | None) -> Control:
+    """The encodings with each guarded statement's body extended by its guard."""
+    return ground(lambda index, stmt: [], extra, horizon=horizon, edition=edition, rewrite=guards.guarded)
+
+
+def text_report(c: Conflict) -> str:
+    if c.satisfiable:
+        return f"no conflict: the scenario has {c.requirement}"
+    lines = [f"minimal conflict: {c.requirement} is impossible because of these {len(c.parts)} parts together "
+             "(without any one of them, it is possible):"]
+    if not c.minimised:
+        lines[0] = (f"conflict (not minimised: the time limit came first): {c.requirement} is impossible "
+                    f"because of these {len(c.parts)} parts together:")
+    lines += [f"  {p}" for p in c.parts]
+    lines.append(f"  (first unsat core: {c.core} parts; {c.solves} solve calls; {c.seconds:.1f} s)")
+    return "\n".join(lines)
+
+
+def with_conflict(report: str, c: Conflict) -> str:
+    """A JSON report (an object) with the conflict added under "conflict"."""
+    data = json.loads(report)
+    data["conflict"] = c.to_json()
+    return json.dumps(data, indent=2, sort_keys=True)

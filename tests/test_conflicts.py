@@ -1,0 +1,93 @@
+"""Minimal conflicts: assumption-guarded rule groups and scenario facts, unsat core, deletion."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pyclingo_bridge import resources
+from pyclingo_bridge.cli import main
+from pyclingo_bridge.conflicts import minimal_conflict, text_report
+from pyclingo_bridge.scenario import load_scenario
+
+DATA = Path(__file__).parent / "data" / "conflicts"
+NO_TWO_CREATURES = DATA / "switcheroo_one_creature.lp"
+NO_LIFE_GAIN = DATA / "wipe_expects_no_life_gain.lp"
+
+
+def labels(conflict) -> set[str]:
+    return {f"{p.kind} {p.label}" for p in conflict.parts}
+
+
+@pytest.fixture(scope="module")
+def no_answer_set():
+    return minimal_conflict(load_scenario(NO_TWO_CREATURES))
+
+
+@pytest.fixture(scope="module")
+def no_life_gain():
+    scenario = load_scenario(NO_LIFE_GAIN)
+    return minimal_conflict(scenario, expectation=scenario.expectations[0])
+
+
+def test_contradictory_scenario_names_the_target_rules_and_the_facts(no_answer_set) -> None:
+    # "Exchange control of two target creatures" needs two different creatures (CR 115.3), chosen
+    # among the creatures on the battlefield (CR 115.1, 601.2c); the only creature is the bear.
+    assert not no_answer_set.satisfiable
+    found = labels(no_answer_set)
+    assert {"rules CR 115.3", "rules CR 115.1d", "rules CR 601.2c", "card switcheroo", "card grizzly_bears",
+            "fact script(1,cast(alice,swap))", "fact card(swap,switcheroo,alice)",
+            "fact card(bear,grizzly_bears,bob)", "fact init_zone(bear,battlefield)"} <= found
+    # what plays no part is left out: the forest, the life total, the turn
+    assert not {"fact card(land,forest,alice)", "fact init_zone(land,battlefield)", "card forest",
+                "fact starting_life(alice,20)", "fact active_player(alice)"} & found
+    where = {p.label: p.at for p in no_answer_set.parts}
+    assert where["CR 115.3"] == ("asp/core/target_words.lp:13",)
+    assert where["script(1,cast(alice,swap))"] == (f"{NO_TWO_CREATURES}:23",)
+
+
+def test_conflict_is_minimal(no_answer_set) -> None:
+    # the first core was already minimal or was shrunk: one solve call per part it had, plus one
+    assert len(no_answer_set.parts) <= no_answer_set.core
+    assert no_answer_set.solves == no_answer_set.core + 1
+
+
+def test_failing_expectation_names_603_10a_and_the_artifact(no_life_gain) -> None:
+    # CR 603.10a: the artifact looks back and triggers on the bear destroyed with it: alice gains 1.
+    assert not no_life_gain.satisfiable
+    found = labels(no_life_gain)
+    assert {"rules CR 603.10a", "rules CR 603.10", "card cr_example_artifact", "fact card(artifact,cr_example_artifact,alice)",
+            "fact init_zone(artifact,battlefield)", "fact script(1,cast(bob,vengeance))"} <= found
+    assert not {"fact card(land,forest,bob)", "fact init_zone(land,battlefield)", "card forest"} & found
+
+
+def test_expectation_met_somewhere_has_no_conflict() -> None:
+    seed = load_scenario(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
+    expectation = next(e for e in seed.expectations if e.mode == "all" and "final_life" in str(e))
+    assert minimal_conflict(seed, expectation=expectation).satisfiable
+
+
+def test_cli_conflicts_run_and_check(no_answer_set) -> None:
+    runner = CliRunner()
+    result = runner.invoke(main, ["conflicts", str(NO_TWO_CREATURES), "--json"])
+    assert result.exit_code == 1, result.output
+    (data,) = json.loads(result.output)
+    assert data["requirement"] == "an answer set" and not data["satisfiable"]
+    assert {"kind": "rules", "label": "CR 115.3", "at": ["asp/core/target_words.lp:13"]} in data["conflict"]
+    run = runner.invoke(main, ["run", str(NO_TWO_CREATURES)])
+    assert "no answer set" in run.output
+    assert "minimal conflict: an answer set is impossible because of these" in run.output
+    assert "  rules CR 115.3 (asp/core/target_words.lp:13)" in run.output
+    check = runner.invoke(main, ["check", "--conflicts", str(NO_LIFE_GAIN)])
+    assert check.exit_code == 1
+    assert "  minimal conflict: an answer set with final_life(alice,20)" in check.output
+    assert "    rules CR 603.10a (asp/editions/current.lp:21)" in check.output
+
+
+def test_research_guide_shows_the_real_conflict(no_answer_set) -> None:
+    guide = (resources.asp_dir().parent / "docs" / "research-guide.md").read_text()
+    lines = text_report(no_answer_set).splitlines()
+    assert "\n".join(lines[:-1]) in guide  # all but the timing line
