@@ -25,7 +25,7 @@ from clingo import Control, Function, Number, Symbol
 from clingo import ast
 
 from .engine import solve
-from .errors import Location, ScenarioError
+from .errors import ScenarioError
 from .rulebook import Statement, ground, statements
 from .scenario import Expectation, Scenario
 

@@ -24,7 +24,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from clingo import Control, Symbol, SymbolType, parse_term
+from clingo import Control, Function, Number, Symbol, SymbolType, parse_term
 
 from . import provenance
 from .engine import solve
@@ -85,7 +85,7 @@ def _literal_text(text: str) -> str:
     return re.sub(r"EXPLAIN_V\d+", "_", text)
 
 
-def parse_atom(text: str, scenario: Scenario) -> Symbol:
+def parse_atom(text: str) -> Symbol:
     """The atom asked about; ScenarioError (exit 2) if it is not an atom of the vocabulary."""
     where = Location("ATOM")
     try:
@@ -97,9 +97,8 @@ def parse_atom(text: str, scenario: Scenario) -> Symbol:
     known = signatures()
     if (atom.name, len(atom.arguments)) not in known:
         same = sorted(f"{n}/{a}" for n, a in known if n == atom.name)
-        hint = f"; {atom.name} takes {', '.join(same)}" if same else \
-            "; did you mean " + ", ".join(difflib.get_close_matches(atom.name, sorted({n for n, _ in known}), 3)) + "?" \
-            if difflib.get_close_matches(atom.name, sorted({n for n, _ in known}), 3) else ""
+        near = difflib.get_close_matches(atom.name, sorted({n for n, _ in known}), 3)
+        hint = f"; {atom.name} takes {', '.join(same)}" if same else f"; did you mean {', '.join(near)}?" if near else ""
         raise ScenarioError(where, f"{atom.name}/{len(atom.arguments)} is not a predicate of the encodings "
                                    f"or of the scenario language{hint}")
     return atom
@@ -123,13 +122,13 @@ def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int
             timeout: float | None = None, levels: int | None = None) -> Explanation:
     """Explain ATOM in the scenario; trees cut `levels` atoms deep (whole if None)."""
     scenario = load_scenario(path)
-    atom = parse_atom(atom_text, scenario)
-    run = solve(scenario, edition=edition, timeout=timeout, max_models=1)
+    atom = parse_atom(atom_text)
+    run = solve(scenario, edition=edition, timeout=timeout)
     if error := run_error(run):
         raise error
     if not run.models:
         raise ScenarioError(Location(scenario.path), "the scenario has no answer set: nothing to explain "
-                                                     "(lookback conflict names the rules and facts responsible)")
+                                                     "(lookback conflicts names the rules and facts responsible)")
     meta: dict[tuple[int, int], Meta] = {}
 
     def transform(index: int, stmt: Statement):
@@ -178,12 +177,7 @@ class _Book:
 
     # - why ----------------------------------------------------------------------------------
     def why(self, atom: Symbol, model: frozenset[Symbol]) -> Node:
-        derivations: dict[Symbol, list[tuple[Symbol, tuple[Symbol, ...], tuple[Symbol, ...]]]] = {}
-        for a in model:
-            if a.match("explain_prov", 5):
-                rid, _, head, pos, neg = a.arguments
-                derivations.setdefault(head, []).append((rid, tuple(pos.arguments), tuple(neg.arguments)))
-        best = _well_founded(derivations)
+        best = _well_founded(_derivations(model))
         seen: set[Symbol] = set()
         return self._why_node(atom, best, seen, self.levels)
 
@@ -196,6 +190,12 @@ class _Book:
         node = Node(_text(atom), _kind(atom, is_fact), rules, at)
         if atom in seen:
             node.repeated = True
+            return node
+        start = _unchanged_since(atom, best)
+        if start != atom:
+            seen.add(atom)
+            node.note = f"unchanged since step {start.arguments[1]}, no event ended it: inertia"
+            node.children = [self._why_node(start, best, seen, levels)]
             return node
         if levels is not None and levels <= 1 and (pos or neg):
             node.note = f"{len(pos) + len(neg)} condition(s) below not shown: raise --levels"
@@ -213,12 +213,7 @@ class _Book:
             if a.match("explain_fail", 6):
                 r, e, head, k, values, why = a.arguments
                 fails.setdefault(head, {}).setdefault((r.number, e.number), []).append((k.number, values, why))
-        derivations: dict = {}
-        for a in model:
-            if a.match("explain_prov", 5):
-                rid, _, head, pos, neg = a.arguments
-                derivations.setdefault(head, []).append((rid, tuple(pos.arguments), tuple(neg.arguments)))
-        best = _well_founded(derivations)
+        best = _well_founded(_derivations(model))
         return self._why_not_node(atom, fails, best, depth, set())
 
     def _why_not_node(self, atom: Symbol, fails: dict, best: dict, depth: int, seen: set[Symbol]) -> Node:
@@ -253,6 +248,17 @@ class _Book:
         return node
 
 
+def _unchanged_since(atom: Symbol, best: dict) -> Symbol:
+    """For holds(F, T) that held because holds(F, T-1) did (the frame rule), the first state of
+    that run of states; the atom itself otherwise."""
+    while atom.match("holds", 2) and atom in best:
+        before = Function("holds", [atom.arguments[0], Number(atom.arguments[1].number - 1)])
+        if before not in best[atom][1]:
+            break
+        atom = before
+    return atom
+
+
 def _reason_text(why: Symbol) -> str:
     name = why.name
     if name == "missing":
@@ -276,16 +282,24 @@ def _kind(atom: Symbol, is_fact: bool) -> str:
     return "fact" if is_fact else "derived"
 
 
+def _derivations(model: frozenset[Symbol]) -> dict[Symbol, list[tuple[Symbol, tuple[Symbol, ...], tuple[Symbol, ...]]]]:
+    """Each atom with the rule instances that derived it: (rule id, positive body, negated atoms)."""
+    found: dict = {}
+    for a in model:
+        if a.match("explain_prov", 5):
+            rid, _, head, pos, neg = a.arguments
+            found.setdefault(head, []).append((rid, tuple(pos.arguments), tuple(neg.arguments)))
+    return found
+
+
 def _well_founded(derivations: dict) -> dict:
     """For each atom, one derivation whose positive body atoms were all derived before it
     (least fixpoint by levels; among those of the lowest level, the first by rule id)."""
     best: dict = {}
     level: dict[Symbol, int] = {}
-    changed = True
-    rnd = 0
+    changed, rnd = True, 0
     while changed:
-        changed = False
-        rnd += 1
+        changed, rnd = False, rnd + 1
         for head, options in derivations.items():
             if head in level:
                 continue

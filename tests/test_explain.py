@@ -111,3 +111,15 @@ def test_research_guide_shows_the_real_why_not_output(why_not_self) -> None:
     guide = (resources.asp_dir().parent / "docs" / "research-guide.md").read_text()
     from pyclingo_bridge.explain import text_report
     assert text_report(why_not_self) in guide
+
+
+def test_atom_true_in_some_answer_sets_gets_both_trees() -> None:
+    # CR 117.3d / 603.5: Bob may respond with Counterspell (script may/1): in one line of play the
+    # Bears are countered (graveyard), in the other they resolve.
+    x = explain(str(resources.scenarios_dir() / "choices_may_and_optional_response.lp"), "final_zone(bear,graveyard)")
+    assert x.holds_in == "some" and x.why is not None and x.why_not is not None
+    atoms = {n.atom: n for n in nodes(x.why)}
+    assert atoms["happens(counter(obj(bear,1)),3)"].kind == "event"
+    kept = atoms["holds(in_zone(obj(bear,2),graveyard),14)"]
+    assert kept.note.startswith("unchanged since step 3") and kept.children[0].atom.endswith(",3)")
+    assert any(n.kind == "fails" and "holds(in_zone(obj(bear,_),graveyard)," in n.note for n in nodes(x.why_not))
