@@ -18,7 +18,7 @@ from .coverage import RUN_TIMEOUT, bundled_report
 from .decode import decode
 from .engine import solve
 from .errors import Location, LookbackError, ScenarioError
-from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json
+from .conflicts import minimal_conflict, minimal_conflicts, requirement_of, text_report as conflict_text, with_conflict as conflict_json
 from .expect import FAIL, SKIP, evaluate
 from .explain import explain, json_report as explain_json, text_report as explain_text
 from .provenance import DEFAULT_DEPTH
@@ -210,14 +210,14 @@ def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout
             click.echo(f"the run was cut short ({result.cut_short}): no conflict computed")
             sys.exit(EXIT_FAILED)
         if not result.models:
-            found = [minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout)]
+            wanted = [requirement_of()]
         else:
-            found = [minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, expectation=e)
-                     for e in result.scenario.expectations
-                     if e.mode in ("all", "some", "none") and (e.edition is None or e.edition == result.edition)]
+            wanted = [requirement_of(e) for e in result.scenario.expectations
+                      if e.mode in ("all", "some", "none") and (e.edition is None or e.edition == result.edition)]
             if any(t.startswith("violation(") for texts in result.texts for t in texts):
-                found.append(minimal_conflict(result.scenario, edition=edition, horizon=result.horizon,
-                                              violations=True))
+                wanted.append(requirement_of(violations=True))
+        found = minimal_conflicts(result.scenario, wanted, edition=edition, horizon=result.horizon,
+                                  timeout=timeout) if wanted else []
     except LookbackError as error:
         _bad_input(error)
     if as_json:

@@ -5,9 +5,10 @@ Each part is guarded by an assumption atom lookback_on(G) (a free choice): the e
 statements under the same `%@rule` tags of one file form a group, each untagged integrity
 constraint is its own group, each card file is a group (the card's definition), and each
 scenario fact is its own part. The other statements (untagged machinery: time, objects) are
-always on. The requirement is added as a constraint: none for "no answer set";
-`:- not X.` for expect(all, X) or expect(some, X); `:- X.` for expect(none, X); `:- violation(_, _).`
-for a run with violations. All guards assumed true, clingo returns an unsatisfiable core;
+always on. Each requirement is a constraint switched on by its own assumption
+lookback_require(K) (one grounding serves them all): none for "no answer set";
+`:- not X.` for expect(all, X) or expect(some, X); `:- X.` for expect(none, X);
+`:- violation(_, _).` for a run with violations. All guards assumed true, clingo returns an unsatisfiable core;
 deletion-based minimisation then drops each part whose removal keeps the program
 unsatisfiable (one solve call each; the other parts stay free, so the set that remains is
 in conflict whatever the rest of the program says). The result is minimal: without any one
@@ -31,6 +32,7 @@ from .scenario import Expectation, Scenario
 
 _LOC = ast.Location(ast.Position("<conflicts>", 1, 1), ast.Position("<conflicts>", 1, 1))
 GUARD = "lookback_on"
+REQUIRE = "lookback_require"
 
 
 @dataclass(frozen=True)
@@ -118,48 +120,75 @@ def _card_name(file: str) -> str:
     return file.rsplit("/", 1)[-1].removesuffix(".lp")
 
 
-def requirement_of(expectation: Expectation | None, violations: bool = False) -> tuple[str, str]:
-    """(what is required, in words; the constraint that requires it)."""
+@dataclass(frozen=True)
+class Requirement:
+    """What a line of play must achieve, in words, and the body of the constraint that forbids
+    missing it (None: any answer set will do)."""
+
+    words: str
+    forbidden: str | None
+
+
+def requirement_of(expectation: Expectation | None = None, violations: bool = False) -> Requirement:
+    """An answer set at all, one meeting an expectation, or one without violations."""
     if violations:
-        return "an answer set without violation/2", ":- violation(_, _).\n"
+        return Requirement("an answer set without violation/2", "violation(_, _)")
     if expectation is None:
-        return "an answer set", ""
+        return Requirement("an answer set", None)
     atom = expectation.atom
     if expectation.mode in ("all", "some"):
-        return f"an answer set with {atom} ({expectation})", f":- not {atom}.\n"
+        return Requirement(f"an answer set with {atom} ({expectation})", f"not {atom}")
     if expectation.mode == "none":
-        return f"an answer set without {atom} ({expectation})", f":- {atom}.\n"
+        return Requirement(f"an answer set without {atom} ({expectation})", str(atom))
     raise ScenarioError(expectation.location, f"{expectation}: a count of outcomes has no conflict to name")
 
 
 def minimal_conflict(scenario: Scenario, *, edition: str | None = None, horizon: int | None = None,
                      expectation: Expectation | None = None, violations: bool = False,
                      timeout: float | None = None) -> Conflict:
-    """The minimal conflict of the scenario with a requirement (see the module doc)."""
+    """The minimal conflict of the scenario with one requirement (see the module doc)."""
+    return minimal_conflicts(scenario, [requirement_of(expectation, violations)], edition=edition,
+                             horizon=horizon, timeout=timeout)[0]
+
+
+def minimal_conflicts(scenario: Scenario, requirements: list[Requirement], *, edition: str | None = None,
+                      horizon: int | None = None, timeout: float | None = None) -> list[Conflict]:
+    """The minimal conflict of the scenario with each requirement, on one grounding: requirement
+    K is switched on by the assumption lookback_require(K) (the others assumed false)."""
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
-    words, constraint = requirement_of(expectation, violations)
     if horizon is None:
         horizon = solve(scenario, edition=edition, timeout=timeout, max_models=1).horizon
     guards = _Guards(scenario)
     facts = "".join(f"{f.symbol} :- {GUARD}({guards.fact_part[i]}).\n" if i in guards.fact_part else f"{f.symbol}.\n"
                     for i, f in enumerate(scenario.facts))
-    extra = facts + f"{{ {GUARD}(0..{len(guards.parts) - 1}) }}.\n" + constraint
+    demands = "".join(f":- {r.forbidden}, {REQUIRE}({k}).\n" for k, r in enumerate(requirements) if r.forbidden)
+    extra = (facts + f"{{ {GUARD}(0..{len(guards.parts) - 1}) }}.\n"
+             + f"{{ {REQUIRE}(0..{len(requirements) - 1}) }}.\n" + demands)
     ctl = ground_guarded(guards, extra, horizon, edition)
-    every = list(range(len(guards.parts)))
+    found = []
+    for k, requirement in enumerate(requirements):
+        switches = [(Function(REQUIRE, [Number(j)]), j == k) for j in range(len(requirements))]
+        found.append(_minimise(ctl, guards, requirement.words, switches, started, deadline))
+        started = time.monotonic()
+    return found
+
+
+def _minimise(ctl: Control, guards: "_Guards", words: str, switches: list, started: float,
+              deadline: float | None) -> Conflict:
     solves = 0
 
     def unsat_core(on: list[int]) -> list[int] | None:
         nonlocal solves
         solves += 1
         cores: list[list[int]] = []
-        result = ctl.solve(assumptions=[(_guard(g), True) for g in on], on_core=cores.append)
+        result = ctl.solve(assumptions=[(_guard(g), True) for g in on] + switches, on_core=cores.append)
         if not result.unsatisfiable:
             return None
         literal = {ctl.symbolic_atoms[_guard(g)].literal: g for g in on}
         return sorted({literal[abs(x)] for x in (cores[0] if cores else []) if abs(x) in literal})
 
-    core = unsat_core(every)
+    core = unsat_core(list(range(len(guards.parts))))
     if core is None:
         return Conflict(words, True, (), 0, solves, time.monotonic() - started)
     first = len(core)
@@ -173,7 +202,7 @@ def minimal_conflict(scenario: Scenario, *, edition: str | None = None, horizon:
         trial = [h for h in kept if h != g]
         smaller = unsat_core(trial)
         if smaller is not None:
-            kept = [h for h in trial if h in smaller] if smaller else trial
+            kept = [h for h in trial if h in smaller]
     return Conflict(words, False, tuple(guards.parts[g] for g in kept), first, solves, time.monotonic() - started)
 
 
