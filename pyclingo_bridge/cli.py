@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -17,11 +18,14 @@ from . import prescan, resources
 from .coverage import RUN_TIMEOUT, bundled_report
 from .decode import decode
 from .engine import solve
+from .enumeration import enumerate_outcomes
 from .errors import Location, LookbackError, ScenarioError
 from .conflicts import minimal_conflict, minimal_conflicts, requirement_of, text_report as conflict_text, with_conflict as conflict_json
 from .expect import FAIL, SKIP, evaluate
 from .explain import explain, json_report as explain_json, text_report as explain_text
 from .provenance import DEFAULT_DEPTH
+from .edition_diff import DIFFER, diff_editions
+from .outcome_text import diff_json, diff_text, enumeration_json, enumeration_text
 from .render import json_report, text_report
 from .run_errors import run_error
 from .scenario import load_scenario
@@ -99,6 +103,58 @@ def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_m
             _bad_input(error)
         report = conflict_json(report, conflict) if as_json else report + "\n" + conflict_text(conflict)
     click.echo(report)
+
+
+class _Progress:
+    """Progress on stderr once a run takes more than a second: one line rewritten on a
+    terminal, a line every few seconds otherwise."""
+
+    def __init__(self, enabled: bool):
+        self.enabled, self.start, self.last, self.shown = enabled, time.monotonic(), 0.0, False
+        self.tty = sys.stderr.isatty()
+
+    def __call__(self, text: str) -> None:
+        now = time.monotonic()
+        if not self.enabled or now - self.start < 1.0:
+            return
+        if self.tty:
+            click.echo(f"\r{text} ({now - self.start:.0f} s)\x1b[K", err=True, nl=False)
+            self.shown = True
+        elif now - self.last >= 5.0:
+            click.echo(f"{text} ({now - self.start:.0f} s)", err=True)
+            self.last = now
+
+    def done(self) -> None:
+        if self.shown:
+            click.echo("\r\x1b[K", err=True, nl=False)
+
+
+@main.command("enumerate")
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@_EDITION
+@click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
+@click.option("--limit", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Stop after N distinct outcomes, and count at most N lines of play for each (0: no limit).")
+@_TIMEOUT
+@click.option("--all-orders", is_flag=True,
+              help="Count every order of interchangeable triggers as its own line of play (K! for K of them).")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Show progress on stderr when the run takes more than a second.")
+@_interruptible
+def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
+                      all_orders: bool, progress: bool) -> None:
+    """Every distinct outcome of SCENARIO, how many lines of play lead to each, and one witness line each."""
+    _check_edition(edition)
+    shown = _Progress(progress)
+    try:
+        result = enumerate_outcomes(load_scenario(scenario), edition=edition, limit=limit, timeout=timeout,
+                                    all_orders=all_orders, progress=shown)
+        text = (enumeration_json if as_json else enumeration_text)(result)
+    except LookbackError as error:
+        shown.done()
+        _bad_input(error)
+    shown.done()
+    click.echo(text)
 
 
 def _scenario_files(paths: tuple[str, ...]) -> list[Path]:
@@ -225,6 +281,48 @@ def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout
     else:
         click.echo("\n".join(conflict_text(c) for c in found) or "no expectation to check")
     sys.exit(EXIT_FAILED if any(not c.satisfiable for c in found) else EXIT_OK)
+
+
+@main.command("diff")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
+@click.option("--limit", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Stop after N distinct outcomes per edition (0: no limit; a diff cut short may be INCOMPLETE).")
+@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="S",
+              help="Stop each edition's enumeration after S seconds (the diff says it is incomplete).")
+@click.option("--progress/--no-progress", default=True, show_default=True,
+              help="Show progress on stderr when the run takes more than a second.")
+@_interruptible
+def diff_command(paths: tuple[str, ...], as_json: bool, limit: int, timeout: float | None, progress: bool) -> None:
+    """Scenarios in PATHS (files or folders; default: the bundled ones) whose outcomes differ between
+    the 2006 and the current rules, with both outcome sets and the rules that make the difference.
+
+    Exit code 0: no scenario differs; 1: some differ; 2: bad input."""
+    files = _scenario_files(paths)
+    if not files:
+        _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
+                                 "no scenario files (*.lp) found"))
+    shown = _Progress(progress)
+    diffs, bad_input = [], 0
+    for i, path in enumerate(files, start=1):
+        shown(f"diff: scenario {i} of {len(files)}: {path}")
+        try:
+            diffs.append(diff_editions(load_scenario(path), limit=limit, timeout=timeout))
+        except LookbackError as error:
+            shown.done()
+            click.echo(f"ERROR {error}", err=True)
+            bad_input += 1
+    shown.done()
+    if as_json:
+        click.echo(diff_json(diffs))
+    else:
+        for d in diffs:
+            click.echo(diff_text(d))
+        counts = {status: sum(d.status == status for d in diffs) for status in {d.status for d in diffs}}
+        click.echo(f"{len(files)} scenario(s): " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+                   + (f", {bad_input} with bad input" if bad_input else ""))
+    differ = any(d.status == DIFFER for d in diffs)
+    sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if differ else EXIT_OK)
 
 
 @main.command("coverage")

@@ -81,9 +81,10 @@ def _wait(handle, deadline: float | None) -> bool:
 class _Solver:
     """One grounding at one horizon; collects models under a model and time budget."""
 
-    def __init__(self, scenario: Scenario, edition: str | None, horizon: int, extra_encoding: str | None):
+    def __init__(self, scenario: Scenario, edition: str | None, horizon: int, extra_encoding: str | None,
+                 options: tuple[str, ...] = ()):
         self.messages: list[str] = []
-        args = ["--warn=all", "-c", f"horizon={horizon}"]
+        args = ["--warn=all", "-c", f"horizon={horizon}", *options]
         if edition is not None:
             args += ["-c", f"edition={edition}"]
         self.ctl = Control(args, logger=lambda _code, text: self.messages.append(text), message_limit=100)
@@ -104,8 +105,8 @@ class _Solver:
             return EncodingError.from_clingo(self.messages[0], fallback)
         return EncodingError(Location(fallback), "clingo failed without a message")
 
-    def solve(self, max_models: int, deadline: float | None,
-              brave: set[Symbol] | None = None) -> tuple[list[_Model], bool, str | None]:
+    def solve(self, max_models: int, deadline: float | None, brave: set[Symbol] | None = None,
+              project: bool = False) -> tuple[list[_Model], bool, str | None]:
         models: list[_Model] = []
 
         def on_model(model: Model) -> None:
@@ -115,6 +116,7 @@ class _Solver:
                 brave.update(model.symbols(atoms=True))
 
         self.ctl.configuration.solve.models = max_models
+        self.ctl.configuration.solve.project = "project" if project else "no"
         with self.ctl.solve(on_model=on_model, async_=True) as handle:
             try:
                 finished = _wait(handle, deadline)
@@ -142,12 +144,25 @@ def solve(scenario: Scenario, *, edition: str | None = None, horizon: int | None
     growing it; extra_encoding is added to the encodings (for tests); brave keeps
     every atom true in some answer set in Run.brave (for the coverage report).
     """
+    return solve_keeping_control(scenario, edition=edition, horizon=horizon, max_models=max_models,
+                                 timeout=timeout, extra_encoding=extra_encoding, brave=brave)[0]
+
+
+def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, horizon: int | None = None,
+                          max_models: int = 0, timeout: float | None = None,
+                          extra_encoding: str | None = None, brave: bool = False,
+                          options: tuple[str, ...] = (), project: bool = False) -> tuple[Run, Control]:
+    """solve(), and the grounded Control of the final horizon for further solving.
+
+    options are extra clingo options (e.g. `-c identical_orders=one`); project
+    enumerates one answer set per distinct projection (#project in show.lp).
+    """
     deadline = None if timeout is None else time.monotonic() + timeout
     current = horizon if horizon is not None else initial_horizon(scenario)
     while True:
-        solver = _Solver(scenario, edition, current, extra_encoding)
+        solver = _Solver(scenario, edition, current, extra_encoding, options)
         atoms: set[Symbol] | None = set() if brave else None
-        models, exhausted, cut_short = solver.solve(max_models, deadline, atoms)
+        models, exhausted, cut_short = solver.solve(max_models, deadline, atoms, project)
         if horizon is not None or not any(_unfinished(m) for m in models) or cut_short == TIMEOUT \
                 or any(_script_failed(m) for m in models):
             break
@@ -162,7 +177,7 @@ def solve(scenario: Scenario, *, edition: str | None = None, horizon: int | None
     ordered = sorted(models, key=lambda m: m[0])
     return Run(scenario, _edition_in_force(ordered, edition, scenario), current,
                tuple(symbols for _, symbols in ordered), exhausted, cut_short, tuple(texts for texts, _ in ordered),
-               frozenset(atoms or ()))
+               frozenset(atoms or ())), solver.ctl
 
 
 def _edition_in_force(models: list[_Model], override: str | None, scenario: Scenario) -> str | None:

@@ -1,0 +1,112 @@
+"""Edition diff: does a scenario end differently under the 2006 and the current rules, and why.
+
+Each scenario is enumerated (outcomes only, one witness each) under both
+editions. The outcome sets are compared: an outcome/1 atom found in some
+outcome of one edition and in none of the other is a difference. The rules
+that make it are read from the encodings, never guessed: for each triggered
+ability of the scenario, its trigger kind (trigger_on/3) and what the edition
+table in force makes of that kind (looks_back/2, looks_back_if_public/2,
+looks_forward_rule/2 in asp/editions/); and, for a trigger present under both
+editions, the rule each witness cites for it (trigger_rule/2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .decode import decode
+from .enumeration import Enumeration, enumerate_outcomes
+from .scenario import Scenario
+
+EDITIONS = ("2006", "current")
+DIFFER, SAME_OUTCOMES_OTHER_RULES, SAME, INCOMPLETE = ("DIFFERS", "SAME OUTCOMES, OTHER RULES", "SAME",
+                                                      "INCOMPLETE")
+
+
+@dataclass(frozen=True)
+class TableRule:
+    """How one triggered ability of the scenario is judged under each edition:
+    ability, its trigger kind, and per edition (look, rule)."""
+
+    ability: str
+    kind: str
+    by_edition: tuple[tuple[str, str, str], ...]  # (edition, look, rule)
+
+
+@dataclass(frozen=True)
+class CitedRule:
+    """One trigger present under both editions, and the rule each edition cites for it."""
+
+    trigger: str
+    by_edition: tuple[tuple[str, str], ...]  # (edition, rule)
+
+
+@dataclass(frozen=True)
+class EditionDiff:
+    """The comparison of one scenario under the 2006 and the current rules."""
+
+    scenario: Scenario
+    enumerations: tuple[Enumeration, ...]  # in EDITIONS order
+    only: tuple[tuple[str, tuple[str, ...]], ...]  # (edition, atoms found only under it)
+    tables: tuple[TableRule, ...]  # the rules that make the difference
+    cited: tuple[CitedRule, ...]  # same trigger, different rule cited
+    status: str
+
+
+def _outcome_sets(e: Enumeration) -> set[frozenset[str]]:
+    return {frozenset(o.atoms) for o in e.outcomes}
+
+
+def _tables(enumerations: tuple[Enumeration, ...], atoms: set[str]) -> tuple[TableRule, ...]:
+    """The scenario's abilities whose edition rule differs, those named in the differing
+    atoms first (all of them when no differing atom names an ability)."""
+    rows: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    for e in enumerations:
+        for ability, kind, look, rule in e.trigger_kinds:
+            rows.setdefault((ability, kind), []).append((str(e.run.edition), look, rule))
+    differing = [TableRule(ability, kind, tuple(by)) for (ability, kind), by in sorted(rows.items())
+                 if len({(look, rule) for _, look, rule in by}) > 1]
+    named = [t for t in differing if any(t.ability in atom for atom in atoms)]
+    return tuple(named or differing)
+
+
+def _cited(enumerations: tuple[Enumeration, ...]) -> tuple[CitedRule, ...]:
+    """Triggers (ability, source, subject, controller, step) of the witnesses cited with
+    different rules under the two editions."""
+    rules: dict[str, dict[str, set[str]]] = {}
+    for e in enumerations:
+        for i, o in enumerate(e.outcomes, start=1):
+            for tr in decode(o.witness, i).triggers:
+                key = f"{tr.ability} of {tr.source_id} on {tr.subject_id} at step {tr.step}"
+                rules.setdefault(key, {}).setdefault(str(e.run.edition), set()).add(tr.rule or "?")
+    out = []
+    for key, by in sorted(rules.items()):
+        if len(by) == len(enumerations) and len({frozenset(r) for r in by.values()}) > 1:
+            out.append(CitedRule(key, tuple((ed, ", ".join(sorted(r))) for ed, r in sorted(by.items()))))
+    return tuple(out)
+
+
+def diff_editions(scenario: Scenario, *, limit: int = 0, timeout: float | None = None) -> EditionDiff:
+    """Enumerate the scenario's outcomes under both editions and compare them
+    (timeout seconds for each edition). Raises ScenarioError on bad input."""
+    enumerations = tuple(enumerate_outcomes(scenario, edition=ed, limit=limit, timeout=timeout, count=False)
+                         for ed in EDITIONS)
+    sets = [_outcome_sets(e) for e in enumerations]
+    unions = [set().union(*s) if s else set() for s in sets]
+    only = tuple((str(e.run.edition), tuple(sorted(mine - other)))
+                 for e, mine, other in zip(enumerations, unions, reversed(unions)))
+    complete = [e.complete for e in enumerations]
+    # an outcome missing from a complete enumeration of the other edition is a sure difference
+    sure = any(s - other and done_other for s, other, done_other in zip(sets, reversed(sets), reversed(complete)))
+    cited = _cited(enumerations)
+    if sure:
+        status = DIFFER
+    elif not all(complete):
+        status = INCOMPLETE
+    elif sets[0] != sets[1]:
+        status = DIFFER
+    else:
+        status = SAME_OUTCOMES_OTHER_RULES if cited else SAME
+    differing = {a for _, atoms in only for a in atoms}
+    tables = _tables(enumerations, differing) if status != SAME else ()
+    return EditionDiff(scenario, enumerations, only, tables, cited, status)

@@ -1,0 +1,151 @@
+"""Present outcomes (sets of outcome/1 arguments) and enumerations: text and JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Iterable
+
+from clingo import parse_term
+
+from .decode import decode
+from .edition_diff import SAME, SAME_OUTCOMES_OTHER_RULES, EditionDiff
+from .enumeration import Enumeration
+from .render import label, timeline
+
+#: how each kind of outcome atom is headed, in the order they are printed
+_KINDS = (("fired", "triggers"), ("zone", "zones"), ("controller", "controllers"), ("life", "life"),
+          ("counters", "counters"), ("haunts", "haunt links"), ("unfinished", "NOT FINISHED at the horizon"),
+          ("script_failed", "SCRIPT FAILED at action"), ("violation", "VIOLATION"))
+
+
+def _item(atom: str) -> str:
+    term = parse_term(atom)
+    args = [label(str(a)) for a in term.arguments]
+    if term.name == "fired":
+        source, ability, subject, controller, look = args
+        return f"{ability} of {source} on {subject} (controlled by {controller}, looked {look})"
+    if term.name == "counters":
+        return f"{args[0]} {args[2]} {args[1]}"
+    if term.name == "haunts":
+        return f"{args[0]} haunts {args[1]}"
+    return " ".join(args)
+
+
+def outcome_lines(atoms: Iterable[str], indent: str = "  ") -> list[str]:
+    """One line per kind of outcome atom, e.g. `  life: alice 22, bob 20`."""
+    by_kind: dict[str, list[str]] = {}
+    for atom in atoms:
+        by_kind.setdefault(parse_term(atom).name, []).append(_item(atom))
+    lines = []
+    for kind, heading in _KINDS:
+        if kind in by_kind:
+            items = [i for i in by_kind.pop(kind) if i]
+            lines.append(f"{indent}{heading}" + (": " + "; ".join(sorted(items)) if items else ""))
+    lines += [f"{indent}{kind}: " + "; ".join(sorted(items)) for kind, items in sorted(by_kind.items())]
+    return lines
+
+
+def _status(e: Enumeration) -> str:
+    if e.cut_short is None:
+        return "complete: every outcome found, every line of play counted"
+    found = "every outcome found" if e.complete else "SOME OUTCOMES MAY BE MISSING"
+    counts = "counts exact" if all(o.exact for o in e.outcomes) else "counts marked 'at least' are lower bounds"
+    return f"CUT SHORT ({e.cut_short}): {found}, {counts}"
+
+
+def enumeration_text(e: Enumeration, witnesses: bool = True) -> str:
+    """The whole `lookback enumerate` text output."""
+    run = e.run
+    lines = [f"scenario: {run.scenario.path} (rules edition {run.edition}, horizon {run.horizon})"]
+    if not e.outcomes:
+        lines.append("no line of play: the program is unsatisfiable" if e.complete
+                     else f"no line of play found ({e.cut_short})")
+    common = set.intersection(*(set(o.atoms) for o in e.outcomes)) if len(e.outcomes) > 1 else set()
+    if common:
+        lines.append("in every outcome:")
+        lines += outcome_lines(sorted(common))
+    for i, o in enumerate(e.outcomes, start=1):
+        count = f"{o.lines} line(s) of play" if o.exact else f"at least {o.lines} line(s) of play (cut short)"
+        lines.append(f"outcome {i} of {len(e.outcomes)}: {count}" + (", only in this outcome:" if common else ""))
+        lines += outcome_lines([a for a in o.atoms if a not in common])
+        if witnesses:
+            lines.append("  witness line:")
+            lines += ["    " + line for line in timeline(decode(o.witness, i), run.scenario.script)[1:]]
+    total = f"{e.lines}" if all(o.exact for o in e.outcomes) else f"at least {e.lines}"
+    lines.append(f"{len(e.outcomes)} distinct outcome(s), {total} line(s) of play; {_status(e)}")
+    lines.append(f"({e.line_of_play})")
+    return "\n".join(lines)
+
+
+def enumeration_json(e: Enumeration, witnesses: bool = True) -> str:
+    """The same data as JSON, with sorted keys."""
+    run = e.run
+    payload = {
+        "scenario": run.scenario.path, "edition": run.edition, "horizon": run.horizon,
+        "complete": e.complete, "exact": e.exact, "cut_short": e.cut_short,
+        "line_of_play": e.line_of_play, "all_orders": e.all_orders,
+        "distinct_outcomes": len(e.outcomes), "lines_of_play": e.lines,
+        "outcomes": [{"outcome": list(o.atoms), "lines_of_play": o.lines, "exact": o.exact,
+                      **({"witness": asdict(decode(o.witness, i))} if witnesses else {})}
+                     for i, o in enumerate(e.outcomes, start=1)],
+    }
+    return json.dumps(payload, sort_keys=True, indent=2)
+
+
+def _edition_outcomes(e: Enumeration, common: set[str]) -> list[str]:
+    state = "" if e.complete else f" (cut short: {e.cut_short}; more may exist)"
+    lines = [f"  under {e.run.edition}: {len(e.outcomes)} outcome(s){state}"]
+    for i, o in enumerate(e.outcomes, start=1):
+        lines.append(f"    outcome {i}:")
+        lines += outcome_lines([a for a in o.atoms if a not in common], indent="      ") or ["      (nothing else)"]
+    return lines
+
+
+def diff_text(d: EditionDiff) -> str:
+    """One scenario's edition diff: its status, then for a difference both outcome sets
+    (beyond what every outcome shares), the atoms found under one edition only, and the
+    rules that make the difference."""
+    lines = [f"{d.status} {d.scenario.path}"]
+    if d.status == SAME:
+        return lines[0]
+    outcomes = [set(o.atoms) for e in d.enumerations for o in e.outcomes]
+    common = set.intersection(*outcomes) if outcomes else set()
+    if d.status != SAME_OUTCOMES_OTHER_RULES:
+        if common:
+            lines.append("  in every outcome of both editions:")
+            lines += outcome_lines(sorted(common), indent="    ")
+        for e in d.enumerations:
+            lines += _edition_outcomes(e, common)
+        for edition, atoms in d.only:
+            if atoms:
+                lines.append(f"  only under {edition}:")
+                lines += outcome_lines(atoms, indent="    ")
+    if d.tables:
+        lines.append("  rules that make the difference (the edition table for each trigger kind):"
+                     if d.status != SAME_OUTCOMES_OTHER_RULES else
+                     "  the edition tables agree on the look, by different rules:")
+        for t in d.tables:
+            by = "; ".join(f"{ed} looks {look} by {rule}" for ed, look, rule in t.by_edition)
+            lines.append(f"    {t.ability} triggers on {t.kind}: {by}")
+    if d.cited:
+        lines.append("  rules cited for the same trigger:")
+        lines += [f"    {c.trigger}: " + "; ".join(f"{ed} cites {rule}" for ed, rule in c.by_edition)
+                  for c in d.cited]
+    return "\n".join(lines)
+
+
+def diff_json(diffs: list[EditionDiff]) -> str:
+    """Every scenario's edition diff as JSON, with sorted keys."""
+    payload = [{
+        "scenario": d.scenario.path, "status": d.status,
+        "editions": {str(e.run.edition): {"complete": e.complete, "cut_short": e.cut_short,
+                                          "outcomes": [list(o.atoms) for o in e.outcomes]}
+                     for e in d.enumerations},
+        "only": {edition: list(atoms) for edition, atoms in d.only},
+        "rules": [{"ability": t.ability, "trigger_kind": t.kind,
+                   "by_edition": {ed: {"look": look, "rule": rule} for ed, look, rule in t.by_edition}}
+                  for t in d.tables],
+        "cited": [{"trigger": c.trigger, "by_edition": dict(c.by_edition)} for c in d.cited],
+    } for d in diffs]
+    return json.dumps(payload, sort_keys=True, indent=2)

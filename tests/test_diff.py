@@ -1,0 +1,102 @@
+"""`lookback diff`: scenarios whose outcomes differ between the 2006 and the current rules.
+
+Expected differences are derived from the two rule texts:
+- Mayhem Devil sacrificed (Innocent Blood): current 603.10a names "abilities that
+  trigger when a player sacrifices a permanent" among those that look back, so it
+  triggers twice; 2006 410.10d does not name sacrifice, the event is judged after
+  it, the Devil is gone: nothing triggers (scenario header).
+- The seed wipe: 410.10d (2006, "leaves play") and 603.10a (current, "leaves the
+  battlefield") both look back: the same single outcome, each by its own rule.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from click.testing import CliRunner
+
+from pyclingo_bridge import load_scenario, resources
+from pyclingo_bridge.cli import main
+from pyclingo_bridge.edition_diff import DIFFER, SAME, SAME_OUTCOMES_OTHER_RULES, diff_editions
+
+SCENARIOS = resources.scenarios_dir()
+SEED_2006 = SCENARIOS / "seed_410_10d_wipe_2006.lp"
+DEVIL = SCENARIOS / "lookback_603_10a_sacrifice_mayhem_devil.lp"
+PLAIN = SCENARIOS / "effects_401_4_bottom_of_library.lp"  # no triggered ability
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, [*args, "--no-progress"])
+
+
+def test_sacrifice_differs_with_both_outcomes_and_the_rules() -> None:
+    d = diff_editions(load_scenario(str(DEVIL)))
+    assert d.status == DIFFER
+    old, new = d.enumerations
+    assert (old.run.edition, new.run.edition) == ("2006", "current")
+    assert [[a for a in o.atoms if a.startswith(("life(", "fired("))] for o in old.outcomes] == \
+        [["life(alice,20)", "life(bob,20)"]]
+    assert len(new.outcomes) == 3
+    only = dict(d.only)
+    assert only["2006"] == ()
+    assert {"fired(devil,ab(mayhem_devil,1),devil,alice,back)", "fired(devil,ab(mayhem_devil,1),bear,alice,back)",
+            "life(alice,18)", "life(bob,18)"} <= set(only["current"])
+    (table,) = d.tables
+    assert (table.ability, table.kind) == ("ab(mayhem_devil,1)", "sacrificed")
+    assert table.by_edition == (("2006", "forward", "410.10d"), ("current", "back", "603.10a"))
+
+
+def test_seed_wipe_same_outcome_by_other_rules() -> None:
+    d = diff_editions(load_scenario(str(SEED_2006)))
+    assert d.status == SAME_OUTCOMES_OTHER_RULES
+    assert [len(e.outcomes) for e in d.enumerations] == [1, 1]
+    assert d.enumerations[0].outcomes[0].atoms == d.enumerations[1].outcomes[0].atoms
+    assert [c.by_edition for c in d.cited] == [(("2006", "410.10d"), ("current", "603.10a"))] * 2
+    assert d.cited[0].trigger == "ab(cr_example_artifact,1) of artifact on bear1 at step 2"
+
+
+def test_cli_text_and_exit_codes(tmp_path) -> None:
+    result = invoke("diff", str(DEVIL), str(SEED_2006))
+    assert result.exit_code == 1, result.output  # some scenario differs
+    out = result.output.splitlines()
+    assert f"{DIFFER} {DEVIL}" in out
+    assert "  under 2006: 1 outcome(s)" in out and "  under current: 3 outcome(s)" in out
+    assert "  only under current:" in out
+    assert "    ab(mayhem_devil,1) triggers on sacrificed: 2006 looks forward by 410.10d; " \
+           "current looks back by 603.10a" in out
+    assert f"{SAME_OUTCOMES_OTHER_RULES} {SEED_2006}" in out
+    assert "    ab(cr_example_artifact,1) of artifact on bear1 at step 2: 2006 cites 410.10d; current cites 603.10a" in out
+    assert out[-1] == f"2 scenario(s): 1 {DIFFER}, 1 {SAME_OUTCOMES_OTHER_RULES}"
+    same = invoke("diff", str(SEED_2006))
+    assert same.exit_code == 0, same.output
+
+
+def test_plain_scenario_is_the_same(tmp_path) -> None:
+    d = diff_editions(load_scenario(str(PLAIN)))
+    assert d.status == SAME and d.tables == () and d.cited == ()
+
+
+def test_folder_and_json(tmp_path) -> None:
+    shutil.copy(DEVIL, tmp_path / "devil.lp")
+    shutil.copy(SEED_2006, tmp_path / "seed.lp")
+    data = json.loads(invoke("diff", str(tmp_path), "--json").output)
+    by = {item["scenario"].rsplit("/", 1)[-1]: item for item in data}
+    assert by["devil.lp"]["status"] == DIFFER
+    assert len(by["devil.lp"]["editions"]["current"]["outcomes"]) == 3
+    assert by["devil.lp"]["rules"] == [{"ability": "ab(mayhem_devil,1)", "trigger_kind": "sacrificed", "by_edition": {
+        "2006": {"look": "forward", "rule": "410.10d"}, "current": {"look": "back", "rule": "603.10a"}}}]
+    assert by["seed.lp"]["status"] == SAME_OUTCOMES_OTHER_RULES
+
+
+def test_bad_input_is_exit_2_at_its_line(tmp_path) -> None:
+    bad = tmp_path / "bad.lp"
+    bad.write_text("player(alice, 1).\nactive_player(alice).\ninit_zone(ghost, battlefield).\n")
+    result = invoke("diff", str(bad))
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"ERROR {bad}:3:" in result.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = invoke("diff", str(empty))
+    assert result.exit_code == 2 and "no scenario files" in result.output
