@@ -138,18 +138,20 @@ class _Progress:
 @_TIMEOUT
 @click.option("--all-orders", is_flag=True,
               help="Count every order of interchangeable triggers as its own line of play (K! for K of them).")
+@click.option("--witnesses/--no-witnesses", default=True, show_default=True,
+              help="Print one witness line of play (its timeline) for each outcome.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show progress on stderr when the run takes more than a second.")
 @_interruptible
 def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
-                      all_orders: bool, progress: bool) -> None:
+                      all_orders: bool, witnesses: bool, progress: bool) -> None:
     """Every distinct outcome of SCENARIO, how many lines of play lead to each, and one witness line each."""
     _check_edition(edition)
     shown = _Progress(progress)
     try:
         result = enumerate_outcomes(load_scenario(scenario), edition=edition, limit=limit, timeout=timeout,
                                     all_orders=all_orders, progress=shown)
-        text = (enumeration_json if as_json else enumeration_text)(result)
+        text = (enumeration_json if as_json else enumeration_text)(result, witnesses)
     except LookbackError as error:
         shown.done()
         _bad_input(error)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -100,3 +101,16 @@ def test_bad_input_is_exit_2_at_its_line(tmp_path) -> None:
     empty.mkdir()
     result = invoke("diff", str(empty))
     assert result.exit_code == 2 and "no scenario files" in result.output
+
+
+def test_research_guide_shows_real_output(monkeypatch) -> None:
+    """The guide's diff example is what the command prints (run from the repository root)."""
+    root = Path(__file__).resolve().parent.parent
+    guide = (root / "docs" / "research-guide.md").read_text()
+    monkeypatch.chdir(root)
+    command = ("lookback diff scenarios/lookback_603_10a_sacrifice_mayhem_devil.lp "
+               "scenarios/seed_410_10d_wipe_2006.lp")
+    block = guide.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
+    result = invoke(*command.split()[1:])
+    assert result.exit_code == 1, result.output
+    assert result.output == block

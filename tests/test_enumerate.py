@@ -14,6 +14,7 @@ Expected outcomes and counts are derived from the rules:
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -170,3 +171,16 @@ def test_missing_file_and_bad_edition(tmp_path) -> None:
     assert result.exit_code == 2 and "nope.lp" in result.output
     result = invoke("enumerate", SEED, "--edition", "1999")
     assert result.exit_code == 2 and "--edition: unknown edition 1999" in result.output
+
+
+def test_research_guide_shows_real_output(monkeypatch) -> None:
+    """The guide's enumerate examples are what the command prints (run from the repository root)."""
+    root = Path(__file__).resolve().parent.parent
+    guide = (root / "docs" / "research-guide.md").read_text()
+    monkeypatch.chdir(root)
+    for command in ("lookback enumerate scenarios/choices_may_draw_harvester.lp",
+                    "lookback enumerate scenarios/lookback_603_10a_sacrifice_mayhem_devil.lp --no-witnesses"):
+        block = guide.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
+        result = invoke(*command.split()[1:], "--no-progress")
+        assert result.exit_code == 0, result.output
+        assert result.output == block, command
