@@ -91,7 +91,9 @@ def parse_atom(text: str) -> Symbol:
     try:
         atom = parse_term(text)
     except RuntimeError:
-        raise ScenarioError(where, f"'{text}' is not an atom (write it as clingo does: name(arg, ...))") from None
+        variable = re.search(r"(?<![\w\"])[A-Z_]\w*", text)
+        why = f"a ground atom: {variable.group()} is a variable" if variable else "name(arg, ...) as clingo writes it"
+        raise ScenarioError(where, f"'{text}' is not an atom (write {why})") from None
     if atom.type != SymbolType.Function or not atom.name:
         raise ScenarioError(where, f"'{text}' is not an atom (a predicate name with arguments)")
     known = signatures()

@@ -123,3 +123,9 @@ def test_atom_true_in_some_answer_sets_gets_both_trees() -> None:
     kept = atoms["holds(in_zone(obj(bear,2),graveyard),14)"]
     assert kept.note.startswith("unchanged since step 3") and kept.children[0].atom.endswith(",3)")
     assert any(n.kind == "fails" and "holds(in_zone(obj(bear,_),graveyard)," in n.note for n in nodes(x.why_not))
+
+
+def test_atom_with_a_variable_is_bad_input() -> None:
+    result = CliRunner().invoke(main, ["explain", SEED, "back_rule(dies,obj(bear1,0),2,R)"])
+    assert result.exit_code == 2
+    assert "is not an atom (write a ground atom: R is a variable)" in result.output
