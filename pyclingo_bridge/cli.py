@@ -26,9 +26,11 @@ from .explain import explain, json_report as explain_json, text_report as explai
 from .provenance import DEFAULT_DEPTH
 from .edition_diff import DIFFER, diff_editions
 from .outcome_text import diff_json, diff_text, enumeration_json, enumeration_text
+from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .render import json_report, text_report
 from .run_errors import run_error
 from .scenario import load_scenario
+from .verify import invariants, render, verify
 from .vocabulary import vocabulary
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -374,6 +376,61 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
     except LookbackError as error:
         _bad_input(error)
     click.echo((explain_json if as_json else explain_text)(result))
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+@main.command("verify")
+@click.option("--players", type=int, default=2, show_default=True, help="Players in each situation.")
+@click.option("--pieces", type=int, default=2, show_default=True, help="At most this many pieces (cards).")
+@click.option("--cards", default=",".join(DEFAULT_POOL), show_default=True, metavar="NAME,...",
+              help="The card pool the pieces are drawn from.")
+@click.option("--zones", default=",".join(DEFAULT_ZONES), show_default=True, metavar="ZONE,...",
+              help="The zones a piece may start in.")
+@click.option("--max-damage", type=int, default=1, show_default=True, help="Damage a creature may start with.")
+@click.option("--actions", type=int, default=1, show_default=True,
+              help="At most this many scripted actions (cast a card, or resolve).")
+@click.option("--steps", type=int, default=5, show_default=True, help="The horizon: the last step searched.")
+@click.option("--edition", "editions", multiple=True, metavar="2006|current",
+              help="Editions searched (repeatable; default: both).")
+@click.option("--invariant", "names", multiple=True, metavar="NAME", help="Check only these (repeatable).")
+@click.option("--with", "encodings", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="Add this encoding file (a rule under test) to the encodings.")
+@click.option("--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write a counterexample scenario to FILE (default: print it).")
+@click.option("--no-induction", is_flag=True, help="Skip the induction step.")
+@click.option("--list", "list_only", is_flag=True, help="List the invariants and the rules they cite.")
+@_TIMEOUT
+@_interruptible
+def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
+                   editions: tuple[str, ...], names: tuple[str, ...], encodings: tuple[str, ...],
+                   output: str | None, no_induction: bool, list_only: bool, timeout: float | None) -> None:
+    """Search every generated situation within the bounds, and every line of play, for a violated
+    invariant (asp/checks/); print a counterexample as a scenario, or the proof with its bounds."""
+    if list_only:
+        for inv in invariants():
+            click.echo(f"{inv.name}  CR {inv.rule}  asp/{inv.where}")
+        return
+    bounds = Bounds(players, pieces, _names(cards), _names(zones), max_damage, actions, steps,
+                    editions or tuple(sorted(vocabulary().editions)))
+    try:
+        report = verify(bounds, names, encodings, timeout, inductive=not no_induction)
+    except LookbackError as error:
+        _bad_input(error)
+    if report.counterexample is None:
+        click.echo(render(report), nl=False)
+        sys.exit(EXIT_OK if report.proven else EXIT_FAILED)
+    if output is None:
+        click.echo(report.counterexample.scenario, nl=False)
+    else:
+        try:
+            Path(output).write_text(report.counterexample.scenario)
+        except OSError as error:
+            _bad_input(f"{output}: {error.strerror or error}")
+        click.echo(render(report) + f"counterexample written to {output}", err=False)
+    sys.exit(EXIT_FAILED)
 
 
 @main.command()

@@ -32,8 +32,8 @@ START_ZONES = ("library", "hand", "battlefield", "graveyard", "exile")
 MAX_PIECES = 8  # piece_name/2 of generate.lp
 MAX_PLAYERS = 4  # seat_name/2 of generate.lp
 #: the order facts are written in a scenario text
-_ORDER = ("edition", "player", "active_player", "card", "init_zone", "init_controller",
-          "init_damage", "init_attached", "script", "script_target")
+_ORDER = ("edition", "player", "active_player", "starting_life", "card", "init_zone", "init_controller",
+          "init_damage", "init_attached", "init_stack", "init_target", "script", "script_target")
 _SITUATION = frozenset(SCENARIO_PREDICATES) - {"expect"}
 
 
@@ -123,13 +123,15 @@ def _edition_symbol(edition: str) -> Symbol:
 class Grounding:
     """The engine with the generator, grounded at the bounds' horizon, under --warn=all.
 
-    extra: more encoding text (a rule under test); parts: more program parts to ground.
+    program: more text for the generate part; extra: more encoding files (rules under
+    test, in the base part); check=False lets the induction step start pieces on the stack.
     Any clingo message is an EncodingError (as in engine.py).
     """
 
-    def __init__(self, bounds: Bounds, program: str = "", extra: tuple[tuple[str, str], ...] = (),
-                 arguments: tuple[str, ...] = ()):
-        bounds.check()
+    def __init__(self, bounds: Bounds, program: str = "", extra: tuple[str, ...] = (),
+                 arguments: tuple[str, ...] = (), check: bool = True):
+        if check:
+            bounds.check()
         self.messages: list[str] = []
         self.ctl = Control(["--warn=all", "-c", f"horizon={bounds.horizon}", *arguments],
                            logger=lambda _code, text: self.messages.append(text), message_limit=100)
@@ -137,8 +139,8 @@ class Grounding:
         try:
             self.ctl.load(main)
             self.ctl.add("generate", [], bounds.facts() + program)
-            for name, text in extra:
-                self.ctl.add("base", [], text)
+            for path in extra:
+                self.ctl.load(path)
             self.ctl.ground([("base", []), ("generate", [])])
         except RuntimeError as exc:
             raise self.error(main) from exc
