@@ -31,6 +31,7 @@ from clingo import Function, Model, Symbol
 
 from . import resources
 from .coverage import tagged_blocks
+from .engine import _wait
 from .errors import Location, LookbackError
 from .generate import START_ZONES, Bounds, Grounding, scenario_text, situation_atoms
 
@@ -132,13 +133,6 @@ class Report:
     @property
     def proven(self) -> bool:
         return self.counterexample is None and not self.cut_short
-
-
-def _wait(handle, deadline: float | None) -> bool:
-    while not handle.wait(0.05 if deadline is None else max(0.0, min(0.05, deadline - time.monotonic()))):
-        if deadline is not None and time.monotonic() >= deadline:
-            return False
-    return True
 
 
 def _search_program(chosen: list[Invariant]) -> str:
