@@ -395,6 +395,8 @@ def _names(text: str) -> tuple[str, ...]:
 @click.option("--steps", type=int, default=5, show_default=True, help="The horizon: the last step searched.")
 @click.option("--edition", "editions", multiple=True, metavar="2006|current",
               help="Editions searched (repeatable; default: both).")
+@click.option("--life", default="20", show_default=True, metavar="N,...",
+              help="The life totals a player may start with.")
 @click.option("--invariant", "names", multiple=True, metavar="NAME", help="Check only these (repeatable).")
 @click.option("--with", "encodings", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
               help="Add this encoding file (a rule under test) to the encodings.")
@@ -405,7 +407,7 @@ def _names(text: str) -> tuple[str, ...]:
 @_TIMEOUT
 @_interruptible
 def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
-                   editions: tuple[str, ...], names: tuple[str, ...], encodings: tuple[str, ...],
+                   editions: tuple[str, ...], life: str, names: tuple[str, ...], encodings: tuple[str, ...],
                    output: str | None, no_induction: bool, list_only: bool, timeout: float | None) -> None:
     """Search every generated situation within the bounds, and every line of play, for a violated
     invariant (asp/checks/); print a counterexample as a scenario, or the proof with its bounds."""
@@ -413,8 +415,12 @@ def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage
         for inv in invariants():
             click.echo(f"{inv.name}  CR {inv.rule}  asp/{inv.where}")
         return
+    try:
+        totals = tuple(int(n) for n in _names(life))
+    except ValueError:
+        _bad_input(f"--life: {life} is not a list of numbers")
     bounds = Bounds(players, pieces, _names(cards), _names(zones), max_damage, actions, steps,
-                    editions or tuple(sorted(vocabulary().editions)))
+                    editions or tuple(sorted(vocabulary().editions)), totals)
     try:
         report = verify(bounds, names, encodings, timeout, inductive=not no_induction)
     except LookbackError as error:

@@ -56,7 +56,8 @@ class Bounds:
     zones: the zones a piece may start in; max_damage: damage on a creature;
     actions: at most this many scripted actions (cast a card, or resolve);
     horizon: the last step of the lines of play; editions: the editions a
-    situation may name (empty: the situation names none).
+    situation may name (empty: the situation names none); life: the life totals
+    a player may start with.
     """
 
     players: int = 2
@@ -67,6 +68,7 @@ class Bounds:
     actions: int = 1
     horizon: int = 8
     editions: tuple[str, ...] = field(default=())
+    life: tuple[int, ...] = (20,)
 
     def check(self) -> None:
         """BoundsError naming the first bound out of range or unknown name."""
@@ -92,6 +94,8 @@ class Bounds:
             raise BoundsError("--actions", f"must be 0 to 9, not {self.actions}")
         if not 1 <= self.horizon <= 64:
             raise BoundsError("--steps", f"must be 1 to 64, not {self.horizon}")
+        if not self.life or any(not -1000 <= n <= 1000 for n in self.life):
+            raise BoundsError("--life", f"life totals must be -1000 to 1000 (at least one), not {self.life}")
         for edition in self.editions:
             if edition not in vocab.editions:
                 raise BoundsError("--edition", f"unknown edition {edition} "
@@ -106,6 +110,8 @@ class Bounds:
         symbols += [Function("gen_pool", [Function(name)]) for name in self.cards]
         symbols += [Function("gen_start_zone", [Function(zone)]) for zone in self.zones]
         symbols += [_edition_symbol(e) for e in self.editions]
+        if tuple(self.life) != (20,):
+            symbols += [Function("gen_life", [Number(n)]) for n in sorted(set(self.life))]
         return "".join(f"{sym}.\n" for sym in symbols)
 
     def describe(self) -> str:
@@ -113,7 +119,8 @@ class Bounds:
         editions = ",".join(self.editions) or "none named"
         return (f"players={self.players} pieces<={self.pieces} cards={','.join(self.cards)} "
                 f"zones={','.join(self.zones)} max-damage={self.max_damage} actions<={self.actions} "
-                f"steps={self.horizon} editions={editions}")
+                f"steps={self.horizon} editions={editions}"
+                + (f" life={','.join(map(str, self.life))}" if tuple(self.life) != (20,) else ""))
 
 
 def _edition_symbol(edition: str) -> Symbol:

@@ -10,7 +10,7 @@ scenario (the situation, the script with the targets of the witness line, and
 
 Then the induction step, for every horizon: from an arbitrary state (the
 generator's arbitrary mode: pieces in any set of zones, spells on the stack
-with any targets, any life total of 0 or 20) in which the invariants hold, can
+with any targets, a life total of 0, 20 or one of the bounds) in which the invariants hold, can
 one step violate one? The invariants such a step violates are dropped and the
 step is searched again with the rest (Houdini), until the remaining set is
 inductive: with the base case (the bounded search includes step 0) those hold
@@ -224,7 +224,7 @@ def _timeline(atoms: list[Symbol], last: int) -> list[str]:
 # - induction ----------------------------------------------------------------------------------
 
 def _induction_program(chosen: list[Invariant]) -> str:
-    lines = ["gen_mode(arbitrary).", "{ starting_life(P, 0) } :- player(P, _)."]
+    lines = ["gen_mode(arbitrary)."]
     for inv in chosen:
         lines.append(f"#external verify_assumed({inv.name}).")
         pattern = inv.matcher()
@@ -241,7 +241,8 @@ def induction(bounds: Bounds, chosen: list[Invariant], extra: tuple[str, ...] = 
               timeout: float | None = None) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...], bool]:
     """The chosen invariants that one step from any arbitrary state keeps (Houdini), why the
     others are dropped, and whether the search finished in time."""
-    arbitrary = replace(bounds, zones=START_ZONES + ("stack",), horizon=1, actions=1)
+    arbitrary = replace(bounds, zones=START_ZONES + ("stack",), horizon=1, actions=1,
+                        life=tuple(sorted(set(bounds.life) | {0, 20})))
     grounding = Grounding(arbitrary, program=_induction_program(chosen), extra=extra, check=False)
     ctl = grounding.ctl
     deadline = None if timeout is None else time.monotonic() + timeout
@@ -315,6 +316,6 @@ def render(report: Report) -> str:
         lines.append(f"  {i.name:<{width}}  CR {i.rule:<8} {status}")
     if report.inductive is not None:
         lines.append(f"induction step: {report.induction_seconds:.1f} s, over arbitrary states of up to "
-                     f"{report.bounds.pieces} piece(s) in any zones; not generated: "
+                     f"{report.bounds.pieces} piece(s) in any zones, life totals 0, 20 or --life; not generated: "
                      + ", ".join(NOT_IN_ARBITRARY_STATE))
     return "\n".join(lines) + "\n"

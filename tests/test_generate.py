@@ -59,3 +59,14 @@ def test_bad_bounds(bounds: Bounds, option: str) -> None:
     with pytest.raises(BoundsError) as error:
         situations(bounds)
     assert str(error.value).startswith(option + ": ")
+
+
+def test_life_totals_bound() -> None:
+    # CR 103.4: 20 unless the scenario says otherwise; --life 0,20 lets each player start with either
+    bounds = Bounds(players=1, pieces=1, cards=("grizzly_bears",), zones=("battlefield",), max_damage=0,
+                    actions=0, horizon=2, life=(0, 20))
+    bodies = sorted(t.split("\n", 1)[1] for t in situations(bounds))
+    assert len(bodies) == 2
+    assert any("starting_life(alice,0)." in b for b in bodies) and any("starting_life(alice,20)." in b for b in bodies)
+    with pytest.raises(BoundsError):
+        situations(Bounds(life=()))
