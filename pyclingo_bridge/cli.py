@@ -24,7 +24,8 @@ from .conflicts import minimal_conflict, minimal_conflicts, requirement_of, text
 from .expect import FAIL, SKIP, evaluate
 from .explain import explain, json_report as explain_json, text_report as explain_text
 from .provenance import DEFAULT_DEPTH
-from .edition_diff import DIFFER, diff_editions
+from .edition_diff import DIFFER, INCOMPLETE, EditionDiff, diff_editions, diff_generated
+from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .outcome_text import diff_json, diff_text, enumeration_json, enumeration_text
 from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .render import json_report, text_report
@@ -287,46 +288,103 @@ def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout
     sys.exit(EXIT_FAILED if any(not c.satisfiable for c in found) else EXIT_OK)
 
 
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+_BOUNDS_OPTIONS = (
+    click.option("--players", type=int, default=2, show_default=True, help="Players in each situation."),
+    click.option("--pieces", type=int, default=2, show_default=True, help="At most this many pieces (cards)."),
+    click.option("--cards", default=",".join(DEFAULT_POOL), show_default=True, metavar="NAME,...",
+                 help="The card pool the pieces are drawn from."),
+    click.option("--zones", default=",".join(DEFAULT_ZONES), show_default=True, metavar="ZONE,...",
+                 help="The zones a piece may start in."),
+    click.option("--max-damage", type=int, default=1, show_default=True, help="Damage a creature may start with."),
+    click.option("--actions", type=int, default=1, show_default=True,
+                 help="At most this many scripted actions (cast a card, or resolve)."),
+    click.option("--steps", type=int, default=5, show_default=True, help="The horizon: the last step searched."),
+)
+
+
+def _bounds_options(command):
+    """The bounds of generated situations (pyclingo_bridge/generate.py) as options."""
+    for option in reversed(_BOUNDS_OPTIONS):
+        command = option(command)
+    return command
+
+
+def _bounds(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
+            editions: tuple[str, ...] = ()) -> Bounds:
+    """Bounds from the options; exit 2 naming the option out of range."""
+    bounds = Bounds(players, pieces, _names(cards), _names(zones), max_damage, actions, steps, editions)
+    try:
+        bounds.check()
+    except LookbackError as error:
+        _bad_input(error)
+    return bounds
+
+
 @main.command("diff")
 @click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--generate", is_flag=True,
+              help="Compare every generated situation within the bounds below instead of scenario files.")
+@_bounds_options
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
 @click.option("--limit", type=click.IntRange(min=0), default=0, metavar="N",
               help="Stop after N distinct outcomes per edition (0: no limit; a diff cut short may be INCOMPLETE).")
 @click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="S",
-              help="Stop each edition's enumeration after S seconds (the diff says it is incomplete).")
+              help="Files: stop each edition's enumeration after S seconds. --generate: stop after S seconds in all.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show progress on stderr when the run takes more than a second.")
 @_interruptible
-def diff_command(paths: tuple[str, ...], as_json: bool, limit: int, timeout: float | None, progress: bool) -> None:
-    """Scenarios in PATHS (files or folders; default: the bundled ones) whose outcomes differ between
-    the 2006 and the current rules, with both outcome sets and the rules that make the difference.
+def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: int, cards: str, zones: str,
+                 max_damage: int, actions: int, steps: int, as_json: bool, limit: int, timeout: float | None,
+                 progress: bool) -> None:
+    """Scenarios in PATHS (files or folders; default: the bundled ones), or with --generate every
+    generated situation within the bounds, whose outcomes differ between the 2006 and the current
+    rules, with both outcome sets and the rules that make the difference.
 
     Exit code 0: no scenario differs; 1: some differ; 2: bad input."""
-    files = _scenario_files(paths)
-    if not files:
-        _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
-                                 "no scenario files (*.lp) found"))
     shown = _Progress(progress)
-    diffs, bad_input = [], 0
-    for i, path in enumerate(files, start=1):
-        shown(f"diff: scenario {i} of {len(files)}: {path}")
-        try:
-            diffs.append(diff_editions(load_scenario(path), limit=limit, timeout=timeout))
-        except LookbackError as error:
-            shown.done()
-            click.echo(f"ERROR {error}", err=True)
-            bad_input += 1
-    shown.done()
-    if as_json:
-        click.echo(diff_json(diffs))
+    results: list[tuple[str, str, EditionDiff | LookbackError]] = []  # (name, scenario text, result)
+    if generate:
+        if paths:
+            _bad_input("--generate: compares generated situations; give no scenario files with it")
+        bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps)
+        results = [(f"generated situation {i}", text, d) for i, (text, d) in
+                   enumerate(diff_generated(bounds, limit=limit, timeout=timeout, progress=shown), start=1)]
     else:
-        for d in diffs:
-            click.echo(diff_text(d))
-        counts = {status: sum(d.status == status for d in diffs) for status in {d.status for d in diffs}}
-        click.echo(f"{len(files)} scenario(s): " + ", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-                   + (f", {bad_input} with bad input" if bad_input else ""))
-    differ = any(d.status == DIFFER for d in diffs)
-    sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if differ else EXIT_OK)
+        files = _scenario_files(paths)
+        if not files:
+            _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
+                                     "no scenario files (*.lp) found"))
+        for i, path in enumerate(files, start=1):
+            shown(f"diff: scenario {i} of {len(files)}: {path}")
+            try:
+                results.append((str(path), "", diff_editions(load_scenario(path), limit=limit, timeout=timeout)))
+            except LookbackError as error:
+                results.append((str(path), "", error))
+    shown.done()
+    diffs = [(name, text, d) for name, text, d in results if isinstance(d, EditionDiff)]
+    errors = [(name, e) for name, _, e in results if not isinstance(e, EditionDiff)]
+    for name, error in errors:
+        click.echo(f"ERROR {error}" if not generate else f"ERROR {name}: {error}", err=True)
+    if as_json:
+        click.echo(diff_json([d for _, _, d in diffs], [text for _, text, _ in diffs] if generate else None))
+    else:
+        for name, text, d in diffs:
+            if generate and d.status in (DIFFER, INCOMPLETE):
+                click.echo(diff_text(d, name) + "\n  the situation:\n" +
+                           "".join(f"    {line}\n" for line in text.splitlines()).rstrip("\n"))
+            elif not generate:
+                click.echo(diff_text(d, name))
+        counts = {status: sum(d.status == status for _, _, d in diffs) for status in {d.status for _, _, d in diffs}}
+        what = f"generated situation(s) ({bounds.describe()})" if generate else "scenario(s)"
+        click.echo(f"{len(results)} {what}: " + (", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
+                                                 or "none compared")
+                   + (f", {len(errors)} with bad input" if errors else ""))
+    differ = any(d.status == DIFFER for _, _, d in diffs)
+    sys.exit(EXIT_BAD_INPUT if errors else EXIT_FAILED if differ else EXIT_OK)
 
 
 @main.command("coverage")

@@ -12,11 +12,17 @@ editions, the rule each witness cites for it (trigger_rule/2).
 
 from __future__ import annotations
 
+import tempfile
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 from .decode import decode
 from .enumeration import Enumeration, enumerate_outcomes
-from .scenario import Scenario
+from .errors import LookbackError
+from .generate import Bounds, generate_situations
+from .scenario import Scenario, load_scenario
 
 EDITIONS = ("2006", "current")
 DIFFER, SAME_OUTCOMES_OTHER_RULES, SAME, INCOMPLETE = ("DIFFERS", "SAME OUTCOMES, OTHER RULES", "SAME",
@@ -110,3 +116,27 @@ def diff_editions(scenario: Scenario, *, limit: int = 0, timeout: float | None =
     differing = {a for _, atoms in only for a in atoms}
     tables = _tables(enumerations, differing) if status != SAME else ()
     return EditionDiff(scenario, enumerations, only, tables, cited, status)
+
+
+def diff_generated(bounds: Bounds, *, limit: int = 0, timeout: float | None = None,
+                   progress: Callable[[str], None] | None = None
+                   ) -> Iterator[tuple[str, EditionDiff | LookbackError]]:
+    """The edition diff of every situation generate_situations(bounds) yields, with its
+    scenario text, within timeout seconds in all (the generation stops there). A
+    situation the engine cannot run (e.g. a game that never ends) gives its error."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    say = progress or (lambda _text: None)
+    with tempfile.TemporaryDirectory(prefix="lookback-diff-") as folder:
+        for i, text in enumerate(generate_situations(bounds, timeout=timeout), start=1):
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            say(f"diff: generated situation {i}")
+            path = Path(folder) / f"situation_{i}.lp"
+            path.write_text(text)
+            try:
+                result: EditionDiff | LookbackError = diff_editions(load_scenario(str(path)), limit=limit,
+                                                                    timeout=left)
+            except LookbackError as error:
+                result = error
+            yield text, result
+            if deadline is not None and time.monotonic() >= deadline:
+                return

@@ -102,11 +102,11 @@ def _edition_outcomes(e: Enumeration, common: set[str]) -> list[str]:
     return lines
 
 
-def diff_text(d: EditionDiff) -> str:
+def diff_text(d: EditionDiff, name: str | None = None) -> str:
     """One scenario's edition diff: its status, then for a difference both outcome sets
     (beyond what every outcome shares), the atoms found under one edition only, and the
     rules that make the difference."""
-    lines = [f"{d.status} {d.scenario.path}"]
+    lines = [f"{d.status} {name or d.scenario.path}"]
     if d.status == SAME:
         return lines[0]
     outcomes = [set(o.atoms) for e in d.enumerations for o in e.outcomes]
@@ -135,10 +135,11 @@ def diff_text(d: EditionDiff) -> str:
     return "\n".join(lines)
 
 
-def diff_json(diffs: list[EditionDiff]) -> str:
-    """Every scenario's edition diff as JSON, with sorted keys."""
+def diff_json(diffs: list[EditionDiff], texts: list[str] | None = None) -> str:
+    """Every scenario's edition diff as JSON, with sorted keys (texts: the scenario
+    texts of generated situations, in the same order)."""
     payload = [{
-        "scenario": d.scenario.path, "status": d.status,
+        **({"situation": texts[i]} if texts else {"scenario": d.scenario.path}), "status": d.status,
         "editions": {str(e.run.edition): {"complete": e.complete, "cut_short": e.cut_short,
                                           "outcomes": [list(o.atoms) for o in e.outcomes]}
                      for e in d.enumerations},
@@ -147,5 +148,5 @@ def diff_json(diffs: list[EditionDiff]) -> str:
                    "by_edition": {ed: {"look": look, "rule": rule} for ed, look, rule in t.by_edition}}
                   for t in d.tables],
         "cited": [{"trigger": c.trigger, "by_edition": dict(c.by_edition)} for c in d.cited],
-    } for d in diffs]
+    } for i, d in enumerate(diffs)]
     return json.dumps(payload, sort_keys=True, indent=2)

@@ -114,3 +114,35 @@ def test_research_guide_shows_real_output(monkeypatch) -> None:
     result = invoke(*command.split()[1:])
     assert result.exit_code == 1, result.output
     assert result.output == block
+
+
+GENERATE = ["--generate", "--players", "1", "--pieces", "2", "--cards", "mayhem_devil,innocent_blood",
+            "--zones", "battlefield,hand", "--actions", "1", "--max-damage", "0"]
+
+
+def test_generate_finds_the_sacrifice_difference() -> None:
+    """Within one player, two pieces from {Mayhem Devil, Innocent Blood}, starting on the battlefield
+    or in hand, one scripted action: the only situation that ends differently is Alice casting
+    Innocent Blood with her Devil in play (603.10a looks back at a sacrifice, 410.10d does not),
+    shown as a ready-to-save scenario."""
+    result = invoke("diff", *GENERATE)
+    assert result.exit_code == 1, result.output
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "research-guide.md").read_text()
+    assert result.output == guide.split(f"$ lookback diff {' '.join(GENERATE)}\n", 1)[1].split("```", 1)[0]
+    out = result.output.splitlines()
+    assert sum(line.startswith(DIFFER) for line in out) == 1
+    assert out[-1].startswith("26 generated situation(s) (players=1 pieces<=2 cards=mayhem_devil,innocent_blood")
+    assert out[-1].endswith(f": 1 {DIFFER}, 25 {SAME}")
+    situation = out[out.index("  the situation:") + 1:-1]
+    assert [line.strip() for line in situation[1:]] == [
+        "player(alice,1).", "active_player(alice).", "card(c1,innocent_blood,alice).", "card(c2,mayhem_devil,alice).",
+        "init_zone(c1,hand).", "init_zone(c2,battlefield).", "script(1,cast(alice,c1))."]
+    assert "    ab(mayhem_devil,1) triggers on sacrificed: 2006 looks forward by 410.10d; " \
+           "current looks back by 603.10a" in out
+
+
+def test_generate_bad_bounds_and_paths() -> None:
+    result = invoke("diff", "--generate", "--players", "0")
+    assert result.exit_code == 2 and "--players: must be 1 to 4, not 0" in result.output
+    result = invoke("diff", "--generate", str(DEVIL))
+    assert result.exit_code == 2 and "give no scenario files" in result.output
