@@ -33,7 +33,7 @@ DEVIL = str(SCENARIOS / "lookback_603_10a_sacrifice_mayhem_devil.lp")
 
 
 def invoke(*args: str):
-    return CliRunner().invoke(main, list(args))
+    return CliRunner().invoke(main, [*args, "--no-progress"])
 
 
 def identical_triggers(tmp_path, k: int):
@@ -103,7 +103,7 @@ def test_eight_identical_triggers_are_one_line_not_8_factorial(tmp_path) -> None
 def test_limit_marks_the_enumeration_cut_short() -> None:
     e = enumerate_outcomes(load_scenario(MAY), limit=1)
     assert len(e.outcomes) == 1 and not e.complete and "--limit" in e.cut_short
-    text = invoke("enumerate", MAY, "--limit", "1", "--no-progress")
+    text = invoke("enumerate", MAY, "--limit", "1")
     assert text.exit_code == 0, text.output
     last = text.output.splitlines()[-2]
     assert last.startswith("1 distinct outcome(s), at least 1 line(s) of play; CUT SHORT (stopped after 1")
@@ -132,7 +132,7 @@ def test_progress_reports_the_count(tmp_path, monkeypatch) -> None:
 
 
 def test_text_output_shows_outcomes_counts_and_witnesses() -> None:
-    result = invoke("enumerate", MAY, "--no-progress")
+    result = invoke("enumerate", MAY)
     assert result.exit_code == 0, result.output
     out = result.output.splitlines()
     assert out[0] == f"scenario: {MAY} (rules edition current, horizon 10)"
@@ -181,6 +181,6 @@ def test_research_guide_shows_real_output(monkeypatch) -> None:
     for command in ("lookback enumerate scenarios/choices_may_draw_harvester.lp",
                     "lookback enumerate scenarios/lookback_603_10a_sacrifice_mayhem_devil.lp --no-witnesses"):
         block = guide.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
-        result = invoke(*command.split()[1:], "--no-progress")
+        result = invoke(*command.split()[1:])
         assert result.exit_code == 0, result.output
         assert result.output == block, command
