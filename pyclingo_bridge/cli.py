@@ -303,6 +303,8 @@ _BOUNDS_OPTIONS = (
     click.option("--actions", type=int, default=1, show_default=True,
                  help="At most this many scripted actions (cast a card, or resolve)."),
     click.option("--steps", type=int, default=5, show_default=True, help="The horizon: the last step searched."),
+    click.option("--life", default="20", show_default=True, metavar="N,...",
+                 help="The life totals a player may start with."),
 )
 
 
@@ -314,9 +316,13 @@ def _bounds_options(command):
 
 
 def _bounds(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
-            editions: tuple[str, ...] = ()) -> Bounds:
+            life: str, editions: tuple[str, ...] = ()) -> Bounds:
     """Bounds from the options; exit 2 naming the option out of range."""
-    bounds = Bounds(players, pieces, _names(cards), _names(zones), max_damage, actions, steps, editions)
+    try:
+        totals = tuple(int(n) for n in _names(life))
+    except ValueError:
+        _bad_input(f"--life: {life} is not a list of numbers")
+    bounds = Bounds(players, pieces, _names(cards), _names(zones), max_damage, actions, steps, editions, totals)
     try:
         bounds.check()
     except LookbackError as error:
@@ -338,8 +344,8 @@ def _bounds(players: int, pieces: int, cards: str, zones: str, max_damage: int, 
               help="Show progress on stderr when the run takes more than a second.")
 @_interruptible
 def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: int, cards: str, zones: str,
-                 max_damage: int, actions: int, steps: int, as_json: bool, limit: int, timeout: float | None,
-                 progress: bool) -> None:
+                 max_damage: int, actions: int, steps: int, life: str, as_json: bool, limit: int,
+                 timeout: float | None, progress: bool) -> None:
     """Scenarios in PATHS (files or folders; default: the bundled ones), or with --generate every
     generated situation within the bounds, whose outcomes differ between the 2006 and the current
     rules, with both outcome sets and the rules that make the difference.
@@ -350,7 +356,7 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     if generate:
         if paths:
             _bad_input("--generate: compares generated situations; give no scenario files with it")
-        bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps)
+        bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life)
         results = [(f"generated situation {i}", text, d) for i, (text, d) in
                    enumerate(diff_generated(bounds, limit=limit, timeout=timeout, progress=shown), start=1)]
     else:
@@ -436,25 +442,10 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
     click.echo((explain_json if as_json else explain_text)(result))
 
 
-def _names(text: str) -> tuple[str, ...]:
-    return tuple(name.strip() for name in text.split(",") if name.strip())
-
-
 @main.command("verify")
-@click.option("--players", type=int, default=2, show_default=True, help="Players in each situation.")
-@click.option("--pieces", type=int, default=2, show_default=True, help="At most this many pieces (cards).")
-@click.option("--cards", default=",".join(DEFAULT_POOL), show_default=True, metavar="NAME,...",
-              help="The card pool the pieces are drawn from.")
-@click.option("--zones", default=",".join(DEFAULT_ZONES), show_default=True, metavar="ZONE,...",
-              help="The zones a piece may start in.")
-@click.option("--max-damage", type=int, default=1, show_default=True, help="Damage a creature may start with.")
-@click.option("--actions", type=int, default=1, show_default=True,
-              help="At most this many scripted actions (cast a card, or resolve).")
-@click.option("--steps", type=int, default=5, show_default=True, help="The horizon: the last step searched.")
+@_bounds_options
 @click.option("--edition", "editions", multiple=True, metavar="2006|current",
               help="Editions searched (repeatable; default: both).")
-@click.option("--life", default="20", show_default=True, metavar="N,...",
-              help="The life totals a player may start with.")
 @click.option("--invariant", "names", multiple=True, metavar="NAME", help="Check only these (repeatable).")
 @click.option("--with", "encodings", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
               help="Add this encoding file (a rule under test) to the encodings.")
@@ -473,12 +464,8 @@ def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage
         for inv in invariants():
             click.echo(f"{inv.name}  CR {inv.rule}  asp/{inv.where}")
         return
-    try:
-        totals = tuple(int(n) for n in _names(life))
-    except ValueError:
-        _bad_input(f"--life: {life} is not a list of numbers")
-    bounds = Bounds(players, pieces, _names(cards), _names(zones), max_damage, actions, steps,
-                    editions or tuple(sorted(vocabulary().editions)), totals)
+    bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life,
+                     editions or tuple(sorted(vocabulary().editions)))
     try:
         report = verify(bounds, names, encodings, timeout, inductive=not no_induction)
     except LookbackError as error:
