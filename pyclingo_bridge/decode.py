@@ -80,6 +80,7 @@ class Step:
     resolved: tuple[str, ...]
     fizzled: tuple[str, ...]
     removed_no_target: tuple[str, ...]
+    haunts: tuple[tuple[str, str], ...] = ()  # (exiled card, object it haunts), CR 702.55b
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,8 @@ class AnswerSet:
     outcome: tuple[str, ...]
     violations: tuple[tuple[str, int], ...]
     script_failures: tuple[tuple[int, str], ...]
+    haunt_links: tuple[tuple[str, str, int, str], ...] = ()  # (exiled, haunted, begin, end or open)
+    haunt_chains: tuple[tuple[str, str, int], ...] = ()  # (card, card, links), CR 702.55b
 
 
 @dataclass
@@ -142,6 +145,7 @@ def _holds(c: _Collect, a: tuple[Symbol, ...]) -> None:
         ("attached", 2): lambda: (str(args[0]), str(args[1])),
         ("damage", 2): lambda: (str(args[0]), args[1].number),
         ("lost", 1): lambda: str(args[0]),
+        ("haunts", 2): lambda: (str(args[0]), str(args[1])),
     }
     key = (fluent.name, len(args))
     if key not in readers:
@@ -173,6 +177,8 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("trigger_count", 2): lambda c, a: c.lists["trigger_counts"].append((str(a[0]), a[1].number)),
     ("resolution", 3): lambda c, a: c.lists["resolutions"].append((str(a[0]), str(a[1]), a[2].number)),
     ("outcome", 1): lambda c, a: c.lists["outcome"].append(str(a[0])),
+    ("haunt_link", 4): lambda c, a: c.lists["haunt_links"].append((str(a[0]), str(a[1]), a[2].number, str(a[3]))),
+    ("haunt_chain", 3): lambda c, a: c.lists["haunt_chains"].append((str(a[0]), str(a[1]), a[2].number)),
 }
 
 
@@ -225,7 +231,8 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
              controllers=tuple(sorted(ps["controller"][t])), attached=tuple(sorted(ps["attached"][t])),
              damage=tuple(sorted(ps["damage"][t])), lost=tuple(sorted(ps["lost"][t])),
              resolved=tuple(sorted(ps["resolved"][t])), fizzled=tuple(sorted(ps["fizzled"][t])),
-             removed_no_target=tuple(sorted(ps["removed_no_target"][t])))
+             removed_no_target=tuple(sorted(ps["removed_no_target"][t])),
+             haunts=tuple(sorted(ps["haunts"][t])))
         for t in sorted(set(c.step_kind) | {0}))
     lists = {name: tuple(sorted(values)) for name, values in c.lists.items()}
     return AnswerSet(
@@ -233,4 +240,4 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
         steps=steps, triggers=triggers,
         **{name: lists.get(name, ()) for name in (
             "targets", "orders", "resolutions", "final_zones", "final_controllers", "final_life", "fired",
-            "trigger_counts", "outcome", "violations", "script_failures")})
+            "trigger_counts", "outcome", "violations", "script_failures", "haunt_links", "haunt_chains")})

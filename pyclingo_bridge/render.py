@@ -81,6 +81,10 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
         if chosen:
             lines.append(f"  targets of {label(item)}: " + ", ".join(chosen))
     lines += [f"  removed, no legal target: {label(i)}" for i in step.removed_no_target]
+    was = set(previous.haunts) if previous else set()
+    lines += [f"  haunting begins: {label(e)} haunts {label(x)} (CR 702.55b)" for e, x in step.haunts if (e, x) not in was]
+    lines += [f"  haunting ends: {label(e)} no longer haunts {label(x)} (CR 400.7)"
+              for e, x in sorted(was - set(step.haunts))]
     lines += [f"  fizzled (all targets illegal): {label(i)}" for i in step.fizzled]
     lines += [f"  lost the game: {p}" for p in step.lost if not previous or p not in previous.lost]
     if previous is None:
@@ -111,6 +115,10 @@ def timeline(model: AnswerSet, script: dict[int, Symbol]) -> list[str]:
     lines.append("  zones: " + _pairs(model.final_zones))
     lines.append("  controllers: " + _pairs(model.final_controllers))
     lines.append("  life: " + _pairs(model.final_life))
+    lines += [f"  haunts: {label(e)} haunts {label(x)} since step {begin}" if end == "open" else
+              f"  haunted: {label(e)} haunted {label(x)} from step {begin} until step {end}"
+              for e, x, begin, end in model.haunt_links]
+    lines += [f"  haunt chain: {a} haunted {c} through {n} links" for a, c, n in model.haunt_chains if n > 1]
     if model.unfinished:
         lines.append("  (the game was not quiescent at the horizon)")
     lines += [f"  VIOLATION {label(v)} at step {t}" for v, t in model.violations]

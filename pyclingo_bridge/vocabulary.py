@@ -3,7 +3,9 @@
 - card names: the first argument of `printed_*` facts, and the card of the
   `ab(Card, K)` ability in `static/2`, `spell_ability/1` and `trigger_on/3`;
 - zones (`zone/1` facts), editions (`known_edition/1` facts);
-- triggered abilities: the first argument of `trigger_on/3` facts;
+- triggered abilities: the first argument of `trigger_on/3` facts, and
+  `ab(Card, K)` for each `printed_keyword(Card, K)` fact whose keyword K is a
+  `keyword_trigger(K)` (the keyword is a triggered ability, e.g. haunt);
 - scripted actions: the action terms that rules read from `script(N, Action)`;
 - shown signatures: every `#show` of show.lp, as (name, arity) of the shown atom.
 """
@@ -108,6 +110,8 @@ def _vocabulary(main: Path) -> Vocabulary:
     actions: set[tuple[str, int]] = set()
     shown: set[tuple[str, int]] = set()
     triggered: set[str] = set()
+    keywords: set[tuple[str, str]] = set()
+    keyword_triggers: set[str] = set()
     for stm in _parse(main):  # follows every #include of main.lp
         _body_script_actions(stm, actions)
         if sig := _shown_signature(stm):
@@ -115,12 +119,17 @@ def _vocabulary(main: Path) -> Vocabulary:
         for sym in _fact_symbols(stm):
             if sym.match("trigger_on", 3):
                 triggered.add(str(sym.arguments[0]))
+            elif sym.match("printed_keyword", 2):
+                keywords.add((str(sym.arguments[0]), str(sym.arguments[1])))
+            elif sym.match("keyword_trigger", 1):
+                keyword_triggers.add(str(sym.arguments[0]))
             if name := _card_name(sym):
                 cards.add(name)
             elif sym.match("zone", 1):
                 zones.add(str(sym.arguments[0]))
             elif sym.match("known_edition", 1):
                 editions.add(str(sym.arguments[0]))
+    triggered |= {f"ab({card},{kw})" for card, kw in keywords if kw in keyword_triggers}
     return Vocabulary(frozenset(cards), frozenset(zones), frozenset(editions), frozenset(actions),
                       frozenset(shown), frozenset(triggered))
 

@@ -22,8 +22,14 @@ def test_unknown_signature_is_refused() -> None:
 
 
 def test_unknown_fluent_is_refused() -> None:
-    with pytest.raises(DecodeError, match="haunts"):
-        decode([parse_term("holds(haunts(a,b),1)")])
+    with pytest.raises(DecodeError, match="mystery"):
+        decode([parse_term("holds(mystery(a,b),1)")])
+
+
+def test_haunt_link_is_decoded_per_step() -> None:
+    model = decode([parse_term(a) for a in (
+        "step_kind(1,resolve(x))", "holds(haunts(obj(cry,3),obj(bear,0)),1)")])
+    assert model.steps[1].haunts == (("obj(cry,3)", "obj(bear,0)"),)
 
 
 def test_stack_is_decoded_top_first() -> None:
