@@ -118,6 +118,7 @@ class _Collect:
     rules: dict[str, str] = field(default_factory=dict)
     reasons: dict[str, list[Reason]] = field(default_factory=lambda: defaultdict(list))
     lists: dict[str, list] = field(default_factory=lambda: defaultdict(list))
+    stack_keys: dict[str, Symbol] = field(default_factory=dict)
     edition: str | None = None
     unfinished: bool = False
 
@@ -142,6 +143,7 @@ def _holds(c: _Collect, a: tuple[Symbol, ...]) -> None:
         ("controller", 2): lambda: (str(args[0]), str(args[1])),
         ("life", 2): lambda: (str(args[0]), args[1].number),
         ("on_stack", 2): lambda: (str(args[0]), args[1]),
+        ("on_stack", 1): lambda: (str(args[0]), None),
         ("attached", 2): lambda: (str(args[0]), str(args[1])),
         ("damage", 2): lambda: (str(args[0]), args[1].number),
         ("lost", 1): lambda: str(args[0]),
@@ -164,6 +166,7 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("removed_no_target", 2): lambda c, a: c.at("removed_no_target", a[1], str(a[0])),
     ("target", 3): lambda c, a: c.lists["targets"].append((str(a[0]), a[1].number, str(a[2]))),
     ("order", 2): lambda c, a: c.lists["orders"].append((str(a[0]), a[1].number)),
+    ("stack_key", 2): lambda c, a: c.stack_keys.__setitem__(str(a[0]), a[1]),
     ("resolved", 2): lambda c, a: c.at("resolved", a[1], str(a[0])),
     ("fizzles", 2): lambda c, a: c.at("fizzled", a[1], str(a[0])),
     ("rules_edition", 1): lambda c, a: setattr(c, "edition", str(a[0])),
@@ -192,7 +195,8 @@ def _trigger(a: tuple[Symbol, ...], c: _Collect) -> Trigger:
 
 
 def _stack(entries: Iterable[tuple[str, Symbol]]) -> tuple[str, ...]:
-    """The stack top first, from on_stack(I, X) after one step.
+    """The stack top first, from on_stack(I) and stack_key(I, X) (or
+    on_stack(I, X)) after one step.
 
     X is either what I lies on (another item, or `bottom`: a chain) or a
     stacking key (the greatest key is the top).
@@ -226,7 +230,7 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
         Step(index=t, kind=c.step_kind.get(t, "initial" if t == 0 else "unknown"),
              events=tuple(sorted(ps["events"][t])),
              triggers=tuple(tr for tr in triggers if tr.step == t),
-             stack=_stack(ps["on_stack"][t]),
+             stack=_stack([(i, c.stack_keys[i] if x is None else x) for i, x in ps["on_stack"][t]]),
              life=tuple(sorted(ps["life"][t])), zones=tuple(sorted(ps["in_zone"][t])),
              controllers=tuple(sorted(ps["controller"][t])), attached=tuple(sorted(ps["attached"][t])),
              damage=tuple(sorted(ps["damage"][t])), lost=tuple(sorted(ps["lost"][t])),

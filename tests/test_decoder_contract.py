@@ -44,3 +44,11 @@ def test_stack_by_keys_is_decoded_top_first() -> None:
         "step_kind(3,triggers)", "holds(on_stack(x,at(1,0,1)),3)", "holds(on_stack(y,at(3,0,1)),3)",
         "holds(on_stack(z,at(3,1,1)),3)")])
     assert model.steps[1].stack == ("z", "y", "x")
+
+
+def test_stack_by_presence_and_keys_is_decoded_top_first() -> None:
+    # the encoding's form: on_stack(I) per step, the key once (stack_key/2)
+    model = decode([parse_term(a) for a in (
+        "step_kind(3,triggers)", "holds(on_stack(x),3)", "holds(on_stack(y),3)", "holds(on_stack(z),3)",
+        "stack_key(x,at(1,0,1))", "stack_key(y,at(3,0,1))", "stack_key(z,at(3,1,1))")])
+    assert model.steps[1].stack == ("z", "y", "x")
