@@ -86,11 +86,11 @@ def test_full_run_of_the_same_scenario_is_complete(tmp_path) -> None:
 
 @pytest.mark.parametrize("command", [["run", "--all"], ["check"]])
 def test_ctrl_c_stops_cleanly(tmp_path, command) -> None:
-    path = many_lines_of_play(tmp_path, bears=7)  # about a minute of search
+    path = many_lines_of_play(tmp_path, bears=8)  # 8! orders: minutes of search
     process = subprocess.Popen([sys.executable, "-m", "pyclingo_bridge.cli", command[0], str(path), *command[1:]],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     # clingo cannot be interrupted while grounding (README): wait until the search has begun,
-    # with room for a loaded machine (grounding takes about 1 s alone).
+    # with room for a loaded machine (grounding takes a few seconds alone).
     time.sleep(10)
     process.send_signal(signal.SIGINT)
     started = time.monotonic()
