@@ -48,6 +48,14 @@ def step_of(atom: Symbol) -> int | None:
     return None
 
 
+def created_token(sym: Symbol, card_names: frozenset[str], players: frozenset[str]) -> bool:
+    """Whether sym names a token an effect creates: created(Name, P, K) (asp/core/tokens.lp), the
+    K-th token of card definition Name that player P creates (K a number from 1)."""
+    return (sym.match("created", 3) and str(sym.arguments[0]) in card_names
+            and str(sym.arguments[1]) in players
+            and sym.arguments[2].type == SymbolType.Number and sym.arguments[2].number >= 1)
+
+
 def _suggest(word: str, options: set[str] | frozenset[str]) -> str:
     close = difflib.get_close_matches(word, sorted(options), n=1)
     return f"; did you mean {close[0]}?" if close else ""
@@ -87,6 +95,8 @@ class Names:
             "piece": self.pieces, "player": self.players, "piece or player": self.pieces | self.players,
             "zone": self.vocab.zones, "look": frozenset(LOOKS), "edition": self.vocab.editions,
         }.get(role)
+        if role.startswith("piece") and created_token(arg, self.vocab.card_names, self.players):
+            return None
         if known is not None:
             return None if text in known else f"{text}, is not a {role} of this scenario" + _suggest(text, known)
         if role == "spell or ability" and text == "spell":

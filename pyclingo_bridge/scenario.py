@@ -19,7 +19,7 @@ from clingo import Symbol, SymbolType, ast, parse_term
 
 from . import prescan
 from .errors import Location, ScenarioError
-from .observable import Names
+from .observable import Names, created_token
 from .vocabulary import Vocabulary, vocabulary
 
 #: predicate -> arity of every fact a scenario may state
@@ -343,9 +343,12 @@ class _Checker:
         self.piece(fact, fact.args[0])
         self.is_number(fact, fact.args[1], "a library position", 1)
 
-    def target_ref(self, fact: Fact, target: Symbol) -> None:
-        if str(target) not in self.pieces | self.players:
-            self.problem(fact, f"target {target} is neither a piece nor a player of this scenario")
+    def target_ref(self, fact: Fact, target: Symbol, created: bool = False) -> None:
+        """A piece or player of the scenario; or, if `created`, a token created later (tokens.lp)."""
+        if str(target) in self.pieces | self.players or created and created_token(target, self.vocab.card_names, frozenset(self.players)):
+            return
+        also = ", nor a token created(Name, Player, K) an effect creates" if created else ""
+        self.problem(fact, f"target {target} is neither a piece nor a player of this scenario{also}")
 
     def check_init_stack(self, fact: Fact) -> None:
         self.piece(fact, fact.args[0])
@@ -395,7 +398,7 @@ class _Checker:
         if fact.args[0] not in numbers:
             self.problem(fact, f"script_target refers to script action {fact.args[0]}, which does not exist")
         self.is_number(fact, fact.args[1], "a target number", 1)
-        self.target_ref(fact, fact.args[2])
+        self.target_ref(fact, fact.args[2], created=True)
 
     def check_expect(self, fact: Fact) -> None:
         mode, atom = fact.args[0], fact.args[1]

@@ -43,13 +43,15 @@ class Run:
 
 
 def solve(facts: str = "", *, horizon: int = 6, edition: str | None = None,
-          files: tuple[Path, ...] = (), limit: int = 0) -> Run:
+          files: tuple[Path, ...] = (), limit: int = 0, consts: dict[str, int] | None = None) -> Run:
     """Ground asp/main.lp with the facts (and files) under --warn=all and
     enumerate every answer set (or the first ``limit`` ones)."""
     messages: list[tuple[clingo.MessageCode, str]] = []
     args = [str(limit), "--warn=all", "-c", f"horizon={horizon}"]
     if edition is not None:
         args += ["-c", f"edition={edition}"]
+    for name, value in (consts or {}).items():
+        args += ["-c", f"{name}={value}"]
     ctl = clingo.Control(args, logger=lambda code, msg: messages.append((code, msg)))
     ctl.load(str(MAIN))
     for f in files:

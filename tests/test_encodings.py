@@ -537,6 +537,24 @@ def test_seed_603_10a_wipe_both_editions(edition, rule) -> None:
     num_outcomes(1)(run)
 
 
+SEIZE_ON_STACK = """player(alice, 1). player(bob, 2). active_player(alice).
+card(seize, seize_the_soul, alice). card(bear, grizzly_bears, bob).
+init_zone(seize, stack). init_stack(seize, 1). init_target(seize, 1, bear). init_zone(bear, battlefield).
+"""
+
+
+def test_created_token_identity_and_cap() -> None:
+    """CR 111.2: the creator owns and controls the token, created(Name, P, K); a game that would
+    create more tokens than the scenario's bound reports it (tokens.lp) instead of cutting silently."""
+    run = solve(SEIZE_ON_STACK, horizon=3)
+    cautious("happens(create_token(created(spirit_token,alice,1),alice),1)",
+             "final_controller(created(spirit_token,alice,1),alice)")(run)
+    assert not any(a.startswith("violation(") for m in run.models for a in m)
+    capped = solve(SEIZE_ON_STACK, horizon=3, consts={"token_rounds": 0})
+    cautious("violation(token_cap(spirit_token,alice),1)")(capped)
+    assert not any(a.startswith("happens(create_token(") for m in capped.models for a in m)
+
+
 # -- the worked examples of docs/scenario-language.md ---------------------------------------
 DOC_EXAMPLES = {
     # 601.2a cast, 608.1 resolve (the wipe: look-back triggers at 2), 603.3 triggers, 2 resolutions.

@@ -56,6 +56,14 @@ REFUSED = {
     "stack_place_without_stack": ("init_stack(bear, 1).", 1, "init_stack gives a stack place to bear"),
     "init_target_unknown": ("init_target(bear, 1, carol).", 1, "target carol is neither a piece nor a player"),
     "stack_without_place": ("card(m, murder, alice). init_zone(m, stack).", 25, "m starts on the stack but has no init_stack"),
+    "created_token_unknown_player": ("expect(all, final_zone(created(bat_token, carol, 1), battlefield)).", 1,
+                                     "created(bat_token,carol,1), is not a piece"),
+    "created_token_not_number": ("expect(all, final_zone(created(bat_token, alice, first), battlefield)).", 1,
+                                 "is not a piece"),
+    "init_target_created_token": ("init_target(bear, 1, created(bat_token, alice, 1)).", 1,
+                                  "is neither a piece nor a player"),
+    "script_target_unknown_token": ("script(1, resolve). script_target(1, 1, created(bat_tokn, alice, 1)).", 21,
+                                    "nor a token created(Name, Player, K)"),
 }
 
 
@@ -108,6 +116,14 @@ def test_bad_edition_option(tmp_path) -> None:
     path = _write(tmp_path, "")
     result = CliRunner().invoke(main, ["run", str(path), "--edition", "1999"])
     assert result.exit_code == 2 and "unknown edition 1999" in result.output
+
+
+def test_created_tokens_are_named_like_pieces(tmp_path) -> None:
+    """A token an effect creates (asp/core/tokens.lp) is created(Name, Player, K) in expectations and targets."""
+    path = tmp_path / "ok.lp"
+    path.write_text(BASE + "script(1, resolve). script_target(1, 1, created(bat_token, alice, 1)).\n"
+                    "expect(all, final_zone(created(bat_token, bob, 2), battlefield)).\n")
+    assert len(load_scenario(path).expectations) == 1
 
 
 def test_valid_pools_and_comments_are_accepted(tmp_path) -> None:
