@@ -78,6 +78,20 @@ def _wait(handle, deadline: float | None) -> bool:
     return True
 
 
+def solve_until(ctl, on_model, deadline: float | None) -> tuple[bool, object]:
+    """Solve in the background until the search ends or the deadline passes (then cancelled);
+    Ctrl-C cancels the search and is raised again. Returns (finished, clingo's SolveResult)."""
+    with ctl.solve(on_model=on_model, async_=True) as handle:
+        try:
+            finished = _wait(handle, deadline)
+        except KeyboardInterrupt:
+            handle.cancel()
+            raise
+        if not finished:
+            handle.cancel()
+        return finished, handle.get()
+
+
 class _Solver:
     """One grounding at one horizon; collects models under a model and time budget."""
 
@@ -117,15 +131,7 @@ class _Solver:
 
         self.ctl.configuration.solve.models = max_models
         self.ctl.configuration.solve.project = "project" if project else "no"
-        with self.ctl.solve(on_model=on_model, async_=True) as handle:
-            try:
-                finished = _wait(handle, deadline)
-            except KeyboardInterrupt:
-                handle.cancel()
-                raise
-            if not finished:
-                handle.cancel()
-            result = handle.get()
+        finished, result = solve_until(self.ctl, on_model, deadline)
         if self.messages:
             raise self._error(str(resources.main_encoding()))
         if not finished or result.interrupted:

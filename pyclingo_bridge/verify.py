@@ -31,7 +31,7 @@ from clingo import Function, Model, Symbol
 
 from . import resources
 from .coverage import tagged_blocks
-from .engine import _wait
+from .engine import solve_until
 from .errors import Location, LookbackError
 from .generate import START_ZONES, Bounds, Grounding, scenario_text, situation_atoms
 
@@ -155,15 +155,7 @@ def bounded_search(bounds: Bounds, chosen: list[Invariant], extra: tuple[str, ..
 
     ctl = grounding.ctl
     ctl.configuration.solve.models = 1
-    with ctl.solve(on_model=on_model, async_=True) as handle:
-        try:
-            finished = _wait(handle, deadline)
-        except KeyboardInterrupt:
-            handle.cancel()
-            raise
-        if not finished:
-            handle.cancel()
-        handle.get()
+    finished, _ = solve_until(ctl, on_model, deadline)
     if grounding.messages:
         raise grounding.error(str(resources.main_encoding()))
     solved = time.monotonic()
@@ -253,11 +245,7 @@ def induction(bounds: Bounds, chosen: list[Invariant], extra: tuple[str, ...] = 
             ctl.assign_external(Function("verify_assumed", [Function(inv.name)]), inv.name in alive)
         witness: list[list[Symbol]] = []
         ctl.configuration.solve.models = 1
-        with ctl.solve(on_model=lambda m: witness.append(m.symbols(atoms=True)), async_=True) as handle:
-            finished = _wait(handle, deadline)
-            if not finished:
-                handle.cancel()
-            handle.get()
+        finished, _ = solve_until(ctl, lambda m: witness.append(m.symbols(atoms=True)), deadline)
         if not finished:
             return tuple(alive), tuple(dropped), False
         if not witness:
