@@ -7,15 +7,17 @@ root, next to this package.
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
-_CHECKOUT_ROOT = Path(__file__).resolve().parent.parent
+#: the installed package's folder (what importlib.resources.files gives for a package on disk,
+#: without importing importlib.resources and the archive modules it pulls in)
+_PACKAGE = Path(__file__).resolve().parent
+_CHECKOUT_ROOT = _PACKAGE.parent
 
 
 def _locate(name: str, marker: str) -> Path:
-    packaged = files("pyclingo_bridge") / name
-    if isinstance(packaged, Path) and (packaged / marker).is_file():
+    packaged = _PACKAGE / name
+    if (packaged / marker).is_file():
         return packaged
     checkout = _CHECKOUT_ROOT / name
     if (checkout / marker).is_file():
@@ -40,8 +42,8 @@ def show_encoding() -> Path:
 
 def scenarios_dir() -> Path:
     """The folder of the bundled scenarios."""
-    packaged = files("pyclingo_bridge") / "scenarios"
-    if isinstance(packaged, Path) and packaged.is_dir() and any(packaged.glob("*.lp")):
+    packaged = _PACKAGE / "scenarios"
+    if packaged.is_dir() and any(packaged.glob("*.lp")):
         return packaged
     return _CHECKOUT_ROOT / "scenarios"
 

@@ -8,15 +8,23 @@
   `keyword_trigger(K)` (the keyword is a triggered ability, e.g. haunt);
 - scripted actions: the action terms that rules read from `script(N, Action)`;
 - shown signatures: every `#show` of show.lp, as (name, arity) of the shown atom.
+
+Reading them walks every statement of the encodings (a fifth of a second), so
+the result is kept in the user's cache folder with the name, size and
+modification time of every `.lp` file in the encodings' folder (and clingo's
+version), and used only while all of them are unchanged.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import os
+from binascii import crc32
+from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from clingo import Symbol, SymbolType, ast, parse_term
+from clingo import Symbol, SymbolType, __version__ as clingo_version, ast, parse_term
 
 from . import resources
 from .errors import EncodingError
@@ -102,8 +110,7 @@ def shown_signatures(show_file: Path | None = None) -> frozenset[tuple[str, int]
     return frozenset(sig for stm in statements if (sig := _shown_signature(stm)))
 
 
-@lru_cache(maxsize=4)
-def _vocabulary(main: Path) -> Vocabulary:
+def _read_vocabulary(main: Path) -> Vocabulary:
     cards: set[str] = set()
     zones: set[str] = set()
     editions: set[str] = set()
@@ -132,6 +139,75 @@ def _vocabulary(main: Path) -> Vocabulary:
     triggered |= {f"ab({card},{kw})" for card, kw in keywords if kw in keyword_triggers}
     return Vocabulary(frozenset(cards), frozenset(zones), frozenset(editions), frozenset(actions),
                       frozenset(shown), frozenset(triggered))
+
+
+#: bump when Vocabulary or its reading changes (older cache files are then ignored)
+_CACHE_FORMAT = 1
+
+
+def _stamp(main: Path) -> list:
+    """What the cached vocabulary of main.lp depends on: the format, clingo's version, and the
+    relative name, size and modification time of every .lp file under main's folder."""
+    files = []
+    for folder, _dirs, names in os.walk(main.parent):
+        for name in names:
+            if name.endswith(".lp"):
+                path = os.path.join(folder, name)
+                info = os.stat(path)
+                files.append([os.path.relpath(path, main.parent), info.st_size, info.st_mtime_ns])
+    return [_CACHE_FORMAT, clingo_version, sorted(files)]
+
+
+def cache_dir() -> Path:
+    """Where the vocabulary is kept: $XDG_CACHE_HOME/lookback (default ~/.cache/lookback)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback"
+
+
+def _from_json(data: dict) -> Vocabulary:
+    return Vocabulary(**{name: frozenset(tuple(v) if isinstance(v, list) else v for v in values)
+                         for name, values in data.items()})
+
+
+def _cache_file(main: Path) -> Path | None:
+    """The cache file of this encodings folder (one per folder: checkouts do not share one)."""
+    try:
+        return cache_dir() / f"vocabulary-{crc32(str(main.resolve()).encode()):08x}.json"
+    except RuntimeError:  # no home folder
+        return None
+
+
+def _cached(cached: Path, stamp: list) -> Vocabulary | None:
+    try:
+        data = json.loads(cached.read_text())
+        if data["stamp"] == stamp:
+            return _from_json(data["vocabulary"])
+    except (OSError, ValueError, TypeError, KeyError):  # absent, unreadable or damaged: read again
+        pass
+    return None
+
+
+def _store(cached: Path, stamp: list, vocab: Vocabulary) -> None:
+    """Write the cache file whole (renamed into place); a folder that cannot be written is not an error."""
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps({"stamp": stamp, "vocabulary": {
+            name: sorted(values) for name, values in asdict(vocab).items()}}))
+        partial.replace(cached)
+    except OSError:
+        pass
+
+
+@lru_cache(maxsize=4)
+def _vocabulary(main: Path) -> Vocabulary:
+    """The vocabulary of main.lp: from the cache file while the encodings are unchanged, else read."""
+    cached, stamp = _cache_file(main), _stamp(main)
+    vocab = _cached(cached, stamp) if cached is not None else None
+    if vocab is None:
+        vocab = _read_vocabulary(main)
+        if cached is not None:
+            _store(cached, stamp, vocab)
+    return vocab
 
 
 def vocabulary() -> Vocabulary:
