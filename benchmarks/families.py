@@ -97,6 +97,33 @@ def horizon_sweep(h: int) -> Case:
     return Case("horizon", f"h={h}", {"horizon": h}, c.facts, h, models=1)
 
 
+#: steps of one link of the haunt chain: cast the next thrull, it resolves, its enters trigger
+#: is removed (no enchantment to target, CR 603.3d), cast Murder, it resolves (the haunted
+#: thrull dies), the haunt trigger goes on the stack, it resolves
+HAUNT_LINK_STEPS = 7
+
+
+def haunt_chain(length: int) -> Case:
+    """A haunt chain of L links made during the game (CR 702.55a-b): Absolver Thrulls t0..tL
+    (creatures with haunt, alice's), t0 on the battlefield, the others in hand. For each link k,
+    alice casts tk and lets it resolve, then murders t(k-1): t(k-1) dies and its haunt trigger
+    exiles it haunting tk, the only creature left to target; t(k-2), in exile haunting t(k-1),
+    triggers too ("the creature it haunts dies", 702.55c), and like every enters trigger here it
+    is removed for want of an enchantment to target (603.3d). At the end t(L-1) haunts tL and
+    haunt_chain(t0, tL, L) holds. One line of play."""
+    out = [PLAYERS, "card(t0, absolver_thrull, alice). init_zone(t0, battlefield).\n"]
+    n = 0
+    for k in range(1, length + 1):
+        out.append(f"card(t{k}, absolver_thrull, alice). init_zone(t{k}, hand).\n"
+                   f"card(m{k}, murder, alice). init_zone(m{k}, hand).\n"
+                   f"script({n + 1}, cast(alice, t{k})). script({n + 2}, resolve).\n"
+                   f"script({n + 3}, cast(alice, m{k})). script_target({n + 3}, 1, t{k - 1}). "
+                   f"script({n + 4}, resolve). script({n + 5}, resolve).\n")
+        n += 5
+    h = HAUNT_LINK_STEPS * length
+    return Case("haunt", f"L={length}", {"L": length, "horizon": h}, "".join(out), h, models=1)
+
+
 FAMILIES: dict[str, Family] = {f.name: f for f in [
     Family("wipe", "board wipe of N creatures with M 'whenever a creature dies' watchers, "
            "end to end (N*M triggers put on the stack and resolved; first answer set)",
@@ -125,6 +152,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
            lambda horizon: horizon_sweep(horizon), quick=({"horizon": 6}, {"horizon": 12}),
            full=({"horizon": 6}, {"horizon": 12}, {"horizon": 24}),
            grows=("horizon",)),
-    Family("haunt", "a haunt chain of length L (CR 702.55)", None, quick=(), full=({"L": 20},),
-           available=False, reason="not available yet: Haunt is not implemented (issue 4)"),
+    Family("haunt", "a haunt chain of L links made during the game (CR 702.55): each haunted "
+           "Absolver Thrull is murdered and exiled haunting the next one (first answer set)",
+           lambda L: haunt_chain(L), quick=({"L": 1}, {"L": 2}), full=({"L": 1}, {"L": 2}, {"L": 3}, {"L": 20}),
+           grows=("L",)),
 ]}
