@@ -28,7 +28,7 @@ SCENARIO_PREDICATES: dict[str, int] = {
     "card": 3, "token": 3, "spell_copy": 3,
     "init_zone": 2, "init_controller": 2, "init_attached": 2, "init_damage": 2,
     "init_stack": 2, "init_target": 3, "init_counters": 3, "library_position": 2,
-    "script": 2, "script_target": 3, "edition": 1, "expect": 2,
+    "init_haunting": 2, "script": 2, "script_target": 3, "edition": 1, "expect": 2,
 }
 #: expect/3 is the edition-bound form of expect/2
 _ARITIES: dict[str, set[int]] = {name: {arity} for name, arity in SCENARIO_PREDICATES.items()}
@@ -44,11 +44,13 @@ _ONCE: dict[str, tuple[int, str]] = {
     "init_attached": (1, "what {} is attached to"), "init_damage": (1, "the damage on {}"),
     "init_stack": (1, "the stack place of {}"), "init_target": (2, "target {1} of {0}"),
     "script_target": (2, "target {1} of script action {0}"), "edition": (0, "the edition"),
+    "init_haunting": (1, "what {} haunts"),
 }
 #: where a piece must start for a fact about it to make sense (fact -> argument -> zones)
 _STARTS_IN: dict[str, dict[int, tuple[str, ...]]] = {
     "init_damage": {0: ("battlefield",)}, "init_attached": {0: ("battlefield",), 1: ("battlefield",)},
     "init_controller": {0: ("battlefield", "stack")}, "init_target": {0: ("stack",)},
+    "init_haunting": {0: ("exile",), 1: ("battlefield",)},
 }
 #: argument roles of the scripted actions the encodings read (checked when present)
 ACTION_ROLES: dict[str, tuple[str, ...]] = {"cast": ("player", "piece"), "phasing": ("player",),
@@ -287,6 +289,7 @@ class _Checker:
             "init_attached": self.check_init_attached, "init_damage": self.check_init_damage,
             "init_counters": self.check_init_counters, "library_position": self.check_library_position,
             "init_stack": self.check_init_stack, "init_target": self.check_init_target,
+            "init_haunting": self.check_init_haunting,
             "script": self.check_script, "script_target": self.check_script_target,
             "edition": lambda f: self.names(f, f.args[0], self.vocab.editions, "edition"),
             "expect": self.check_expect,
@@ -338,6 +341,24 @@ class _Checker:
         if fact.args[1].type != SymbolType.Function or fact.args[1].arguments:
             self.problem(fact, f"counter kind {fact.args[1]} is not a name (e.g. plus1, minus1)")
         self.is_number(fact, fact.args[2], "a number of counters", 1)
+
+    def check_init_haunting(self, fact: Fact) -> None:
+        """init_haunting(E, X): E is a card with haunt (CR 702.55b), haunting another piece."""
+        card, haunted = fact.args
+        self.piece(fact, card)
+        self.piece(fact, haunted)
+        if card == haunted:
+            self.problem(fact, f"{card} cannot haunt itself")
+            return
+        piece = next((f for kind in PIECE_KINDS for f in self.by_name[kind] if f.args[0] == card), None)
+        if piece is None:
+            return
+        if piece.name != "card":
+            self.problem(fact, f"{card} is a {piece.name.replace('_', ' ')}: only a card can be exiled "
+                               "haunting (a token or copy ceases to exist, CR 704.5d, 704.5e)")
+        elif f"ab({piece.args[1]},haunt)" not in self.vocab.triggered:
+            self.problem(fact, f"{card} is a {piece.args[1]}, a card without haunt: only a card with haunt "
+                               "haunts (CR 702.55b)")
 
     def check_library_position(self, fact: Fact) -> None:
         self.piece(fact, fact.args[0])

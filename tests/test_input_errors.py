@@ -47,6 +47,25 @@ CASES = {
     "card nowhere": ("card(lions, savannah_lions, alice).", ADDED, "lions has no init_zone(lions, Zone)"),
     "stack places with a gap": ("spell_copy(c, murder, bob). init_zone(c, stack). init_stack(c, 2).", ADDED,
                                 "stack places must run 1, 2, 3"),
+    # a haunt link at step 0 (init_haunting/2, CR 702.55b)
+    "haunting card not in exile": ("card(cry, cry_of_contrition, alice). init_zone(cry, graveyard). "
+                                   "init_haunting(cry, bear1).", ADDED,
+                                   "init_haunting needs cry to start in exile, but it starts in graveyard"),
+    "haunted card not on the battlefield": ("card(cry, cry_of_contrition, alice). init_zone(cry, exile). "
+                                            "init_haunting(cry, vengeance).", ADDED,
+                                            "init_haunting needs vengeance to start in battlefield, but it starts in hand"),
+    "haunting card without haunt": ("init_haunting(bear1, bear2).", ADDED,
+                                    "bear1 is a grizzly_bears, a card without haunt"),
+    "haunting spell copy": ("spell_copy(c, cry_of_contrition, alice). init_zone(c, exile). init_haunting(c, bear1).",
+                            ADDED, "c is a spell copy: only a card can be exiled haunting"),
+    "haunting itself": ("card(cry, cry_of_contrition, alice). init_zone(cry, exile). init_haunting(cry, cry).",
+                        ADDED, "cry cannot haunt itself"),
+    "haunting two creatures": ("card(cry, cry_of_contrition, alice). init_zone(cry, exile).\n"
+                               "init_haunting(cry, bear1). init_haunting(cry, bear2).", ADDED + 1,
+                               "what cry haunts is given twice"),
+    "haunting an unknown piece": ("card(cry, cry_of_contrition, alice). init_zone(cry, exile). "
+                                  "init_haunting(cry, baer1).", ADDED,
+                                  "baer1 is not a card, token or spell copy of this scenario; did you mean bear1?"),
     # numbers out of range
     "huge life": ("starting_life(alice, 2147483647).", ADDED, "a life total must be a number from -1000000 to 1000000"),
     "negative damage": ("init_damage(bear1, -3).", ADDED, "damage must be a number from 0 to 1000000"),
