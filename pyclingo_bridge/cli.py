@@ -18,11 +18,9 @@ from . import prescan, resources
 from .coverage import RUN_TIMEOUT, bundled_report
 from .decode import decode
 from .engine import solve
-from .enumeration import enumerate_outcomes
 from .errors import Location, LookbackError, ScenarioError
 from .conflicts import minimal_conflict, minimal_conflicts, requirement_of, text_report as conflict_text, with_conflict as conflict_json
 from .expect import FAIL, SKIP, evaluate
-from .explain import explain, json_report as explain_json, text_report as explain_text
 from .provenance import DEFAULT_DEPTH
 from .edition_diff import DIFFER, INCOMPLETE, EditionDiff, diff_editions, diff_generated
 from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
@@ -31,10 +29,10 @@ from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .render import json_report, text_report
 from .run_errors import run_error
 from .scenario import load_scenario
-from .verify import invariants, render, verify
 from .vocabulary import vocabulary
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+# enumerate, explain and verify import their machinery when run: `lookback run` starts without it
 
 
 def _bad_input(error: LookbackError | str) -> None:
@@ -149,6 +147,8 @@ class _Progress:
 def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
                       all_orders: bool, witnesses: bool, progress: bool) -> None:
     """Every distinct outcome of SCENARIO, how many lines of play lead to each, and one witness line each."""
+    from .enumeration import enumerate_outcomes
+
     _check_edition(edition)
     shown = _Progress(progress)
     try:
@@ -434,6 +434,8 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
                     levels: int | None, timeout: float | None) -> None:
     """Why ATOM holds in SCENARIO (in every or some answer set), or why it cannot: a derivation
     tree of events, states, facts and rules, each rule with its CR number and file:line."""
+    from .explain import explain, json_report as explain_json, text_report as explain_text
+
     _check_edition(edition)
     try:
         result = explain(scenario, atom, edition=edition, depth=depth, timeout=timeout, levels=levels)
@@ -460,6 +462,8 @@ def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage
                    output: str | None, no_induction: bool, list_only: bool, timeout: float | None) -> None:
     """Search every generated situation within the bounds, and every line of play, for a violated
     invariant (asp/checks/); print a counterexample as a scenario, or the proof with its bounds."""
+    from .verify import invariants, render, verify
+
     if list_only:
         for inv in invariants():
             click.echo(f"{inv.name}  CR {inv.rule}  asp/{inv.where}")

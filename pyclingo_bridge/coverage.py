@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 import re
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -231,6 +230,8 @@ def _exercise(job: tuple[Path, str, float]) -> Exercise:
 @cache
 def bundled_exercises(timeout: float = RUN_TIMEOUT) -> tuple[Exercise, ...]:
     """Every bundled scenario under every edition, in parallel (computed once a process)."""
+    from concurrent.futures import ProcessPoolExecutor  # only here: multiprocessing is slow to import
+
     jobs = [(p, e, timeout) for p in resources.bundled_scenarios() for e in EDITIONS]
     with ProcessPoolExecutor(max_workers=os.cpu_count()) as pool:
         return tuple(pool.map(_exercise, jobs))
