@@ -173,7 +173,7 @@ def _time_target(rows: list[dict], family: str, size: str, target: str, limit: f
     """A target on one case's ground + solve time (and one answer set)."""
     row = next((r for r in rows if r["family"] == family and r["size"] == size), None)
     if row is None:
-        return {"target": target, "status": "not run (--quick)", "value": None}
+        return {"target": target, "status": "not run (--quick, --family or --size)", "value": None}
     t = None if row.get("timed_out") else row["ground_s"] + row["solve_s"]
     value = "timed out" if t is None else f"{t:.2f} s" + (f", {row.get('models')} model(s)" if show_models else "")
     return {"target": target, "status": "met" if t is not None and t < limit and row.get("models") == 1 else "missed",
