@@ -33,7 +33,7 @@ MAX_PIECES = 8  # piece_name/2 of generate.lp
 MAX_PLAYERS = 4  # seat_name/2 of generate.lp
 #: the order facts are written in a scenario text
 _ORDER = ("edition", "player", "active_player", "starting_life", "card", "init_zone", "init_controller",
-          "init_damage", "init_attached", "init_stack", "init_target", "script", "script_target")
+          "init_damage", "init_attached", "init_haunting", "init_stack", "init_target", "script", "script_target")
 _SITUATION = frozenset(SCENARIO_PREDICATES) - {"expect"}
 
 

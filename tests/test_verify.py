@@ -20,6 +20,7 @@ from pyclingo_bridge.verify import invariants, verify
 FIXTURES = Path(__file__).parent / "data" / "verify"
 DESTROY_ALSO_EXILES = FIXTURES / "destroy_also_exiles.lp"
 LOOKBACK_ALSO_READS_T = FIXTURES / "lookback_also_reads_t.lp"
+HAUNT_LINK_OUTLIVES_CREATURE = FIXTURES / "haunt_link_outlives_creature.lp"
 
 #: Murder and a creature: casting Murder destroys the creature (CR 701.8a)
 MURDER = Bounds(players=1, pieces=2, cards=("grizzly_bears", "murder"), zones=("battlefield", "hand"),
@@ -27,6 +28,9 @@ MURDER = Bounds(players=1, pieces=2, cards=("grizzly_bears", "murder"), zones=("
 #: Blood Artist watching a creature with lethal damage (CR 704.5g) die
 WATCHER = Bounds(players=1, pieces=2, cards=("blood_artist", "grizzly_bears"), zones=("battlefield",),
                  max_damage=2, actions=0, horizon=3, editions=("current",))
+#: a card with haunt in exile that may haunt a creature with lethal damage (CR 702.55b, 704.5g)
+HAUNTED = Bounds(players=1, pieces=2, cards=("benediction_of_moons", "grizzly_bears"), zones=("battlefield", "exile"),
+                 max_damage=2, actions=0, horizon=2, editions=("current",))
 
 
 def test_every_invariant_cites_a_rule() -> None:
@@ -34,6 +38,7 @@ def test_every_invariant_cites_a_rule() -> None:
     assert {"two_zones", "no_zone", "triggered_twice", "source_absent", "off_track"} <= set(found)
     assert found["triggered_twice"].rule == "603.2c" and found["off_track"].rule == "603.6"
     assert found["source_absent"].rule == "603.10" and found["two_zones"].rule == "400.1"
+    assert found["haunt_link_zones"].rule == "702.55b"
     assert "script" not in found  # a script the game cannot perform is an input error, not an invariant
 
 
@@ -69,6 +74,26 @@ def test_catches_a_lookback_trigger_judged_at_t(tmp_path) -> None:
     broken = engine.solve(scenario, extra_encoding=LOOKBACK_ALSO_READS_T.read_text())
     assert any(v.status == FAIL for v in evaluate(broken))
     assert not [v for v in evaluate(engine.solve(scenario)) if v.status == FAIL]
+
+
+def test_catches_a_haunt_link_kept_after_the_creature_left(tmp_path) -> None:
+    path = _counterexample(tmp_path, HAUNTED, HAUNT_LINK_OUTLIVES_CREATURE, ("haunt_link_zones",))
+    text = path.read_text()
+    # the generator starts the card in exile haunting the bears, which die of their damage
+    assert "init_haunting(" in text and "expect(none, violation(haunt_link_zones(" in text
+    scenario = load_scenario(path)
+    broken = engine.solve(scenario, extra_encoding=HAUNT_LINK_OUTLIVES_CREATURE.read_text())
+    assert any(v.status == FAIL for v in evaluate(broken))
+    # under the real rules the link ends as the bears leave (400.7)
+    assert not [v for v in evaluate(engine.solve(scenario)) if v.status == FAIL]
+
+
+def test_haunt_link_invariant_proven_and_inductive() -> None:
+    report = verify(HAUNTED, ("haunt_link_zones",))
+    assert report.proven and report.counterexample is None
+    # inductive: from any state where each link joins an exiled card and a battlefield object, one step
+    # keeps it so (a link begins only as the card is exiled and the target stays; it ends as either leaves)
+    assert tuple(report.inductive or ()) == ("haunt_link_zones",) and not report.not_inductive
 
 
 @pytest.mark.parametrize("bounds", [MURDER, WATCHER], ids=["murder", "watcher"])
