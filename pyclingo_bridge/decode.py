@@ -106,6 +106,11 @@ class AnswerSet:
     script_failures: tuple[tuple[int, str], ...]
     haunt_links: tuple[tuple[str, str, int, str], ...] = ()  # (exiled, haunted, begin, end or open)
     haunt_chains: tuple[tuple[str, str, int], ...] = ()  # (card, card, links), CR 702.55b
+    #: the mode chosen for each modal stack object (CR 700.2)
+    modes: tuple[tuple[str, int], ...] = ()
+    #: power and toughness of each creature on the battlefield, per step, and at the horizon
+    pt: tuple[tuple[str, int, int, int], ...] = ()
+    final_pt: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass
@@ -166,6 +171,9 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("removed_no_target", 2): lambda c, a: c.at("removed_no_target", a[1], str(a[0])),
     ("target", 3): lambda c, a: c.lists["targets"].append((str(a[0]), a[1].number, str(a[2]))),
     ("order", 2): lambda c, a: c.lists["orders"].append((str(a[0]), a[1].number)),
+    ("mode", 2): lambda c, a: c.lists["modes"].append((str(a[0]), a[1].number)),
+    ("pt", 4): lambda c, a: c.lists["pt"].append((str(a[0]), a[1].number, a[2].number, a[3].number)),
+    ("final_pt", 3): lambda c, a: c.lists["final_pt"].append((str(a[0]), a[1].number, a[2].number)),
     ("stack_key", 2): lambda c, a: c.stack_keys.__setitem__(str(a[0]), a[1]),
     ("resolved", 2): lambda c, a: c.at("resolved", a[1], str(a[0])),
     ("fizzles", 2): lambda c, a: c.at("fizzled", a[1], str(a[0])),
@@ -244,4 +252,5 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
         steps=steps, triggers=triggers,
         **{name: lists.get(name, ()) for name in (
             "targets", "orders", "resolutions", "final_zones", "final_controllers", "final_life", "fired",
-            "trigger_counts", "outcome", "violations", "script_failures", "haunt_links", "haunt_chains")})
+            "trigger_counts", "outcome", "violations", "script_failures", "haunt_links", "haunt_chains",
+            "modes", "pt", "final_pt")})

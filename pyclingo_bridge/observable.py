@@ -21,6 +21,8 @@ ROLES: dict[tuple[str, int], tuple[str | None, ...]] = {
     ("final_zone", 2): ("piece", "zone"),
     ("final_controller", 2): ("piece", "player"),
     ("final_life", 2): ("player", "number"),
+    ("pt", 4): ("piece", "number", "number", "step"),
+    ("final_pt", 3): ("piece", "number", "number"),
     ("fired", 6): ("piece", "ability", "piece or player", "player", "look", "step"),
     ("trigger_count", 2): ("ability", "count"),
     ("resolution", 3): ("spell or ability", "piece", "step"),

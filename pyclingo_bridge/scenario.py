@@ -406,6 +406,9 @@ class _Checker:
             return
         if action.name == "may":  # an optional action: check the action it wraps
             inner = action.arguments[0]
+            if inner.type == SymbolType.Function and inner.name == "end_turn":
+                self.problem(fact, "may(end_turn): the end of a turn is not optional (CR 514.2 is a turn-based action)")
+                return
             if inner.type != SymbolType.Function or inner.name in ("may", "resolve") or \
                     (inner.name, len(inner.arguments)) not in self.vocab.actions:
                 self.problem(fact, f"may/1 wraps {inner}, which is not a player action")

@@ -56,6 +56,7 @@ REFUSED = {
     "stack_place_without_stack": ("init_stack(bear, 1).", 1, "init_stack gives a stack place to bear"),
     "init_target_unknown": ("init_target(bear, 1, carol).", 1, "target carol is neither a piece nor a player"),
     "stack_without_place": ("card(m, murder, alice). init_zone(m, stack).", 25, "m starts on the stack but has no init_stack"),
+    "may_end_turn": ("script(1, may(end_turn)).", 1, "the end of a turn is not optional"),
     "created_token_unknown_player": ("expect(all, final_zone(created(bat_token, carol, 1), battlefield)).", 1,
                                      "created(bat_token,carol,1), is not a piece"),
     "created_token_not_number": ("expect(all, final_zone(created(bat_token, alice, first), battlefield)).", 1,
