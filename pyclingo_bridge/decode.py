@@ -108,9 +108,9 @@ class AnswerSet:
     haunt_chains: tuple[tuple[str, str, int], ...] = ()  # (card, card, links), CR 702.55b
     #: the mode chosen for each modal stack object (CR 700.2)
     modes: tuple[tuple[str, int], ...] = ()
-    #: power and toughness of each creature on the battlefield, per step, and at the horizon
-    pt: tuple[tuple[str, int, int, int], ...] = ()
-    final_pt: tuple[tuple[str, int, int], ...] = ()
+    #: power or toughness of each creature on the battlefield, per step, and at the horizon
+    pt: tuple[tuple[str, str, int, int], ...] = ()  # (piece, power or toughness, value, step)
+    final_pt: tuple[tuple[str, str, int], ...] = ()
 
 
 @dataclass
@@ -172,8 +172,8 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("target", 3): lambda c, a: c.lists["targets"].append((str(a[0]), a[1].number, str(a[2]))),
     ("order", 2): lambda c, a: c.lists["orders"].append((str(a[0]), a[1].number)),
     ("mode", 2): lambda c, a: c.lists["modes"].append((str(a[0]), a[1].number)),
-    ("pt", 4): lambda c, a: c.lists["pt"].append((str(a[0]), a[1].number, a[2].number, a[3].number)),
-    ("final_pt", 3): lambda c, a: c.lists["final_pt"].append((str(a[0]), a[1].number, a[2].number)),
+    ("pt", 4): lambda c, a: c.lists["pt"].append((str(a[0]), str(a[1]), a[2].number, a[3].number)),
+    ("final_pt", 3): lambda c, a: c.lists["final_pt"].append((str(a[0]), str(a[1]), a[2].number)),
     ("stack_key", 2): lambda c, a: c.stack_keys.__setitem__(str(a[0]), a[1]),
     ("resolved", 2): lambda c, a: c.at("resolved", a[1], str(a[0])),
     ("fizzles", 2): lambda c, a: c.at("fizzled", a[1], str(a[0])),
