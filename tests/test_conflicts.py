@@ -35,19 +35,19 @@ def no_life_gain():
 
 
 def test_contradictory_scenario_names_the_target_rules_and_the_facts(no_answer_set) -> None:
-    # "Exchange control of two target creatures" needs two different creatures (CR 115.3), chosen
-    # among the creatures on the battlefield (CR 115.1, 601.2c); the only creature is the bear.
+    # "Exchange control of two target creatures" needs two different creatures (CR 115.3); the
+    # spell starts on the stack (CR 405.2) with the bear as both targets (CR 601.2c).
     assert not no_answer_set.satisfiable
     found = labels(no_answer_set)
-    assert {"rules CR 115.3", "rules CR 115.1d", "rules CR 601.2c", "card switcheroo", "card grizzly_bears",
-            "fact script(1,cast(alice,swap))", "fact card(swap,switcheroo,alice)",
-            "fact card(bear,grizzly_bears,bob)", "fact init_zone(bear,battlefield)"} <= found
+    assert {"rules CR 115.3", "rules CR 601.2c", "card switcheroo",
+            "fact init_target(swap,1,bear)", "fact init_target(swap,2,bear)", "fact init_zone(swap,stack)",
+            "fact card(swap,switcheroo,alice)", "fact card(bear,grizzly_bears,bob)"} <= found
     # what plays no part is left out: the forest, the life total, the turn
     assert not {"fact card(land,forest,alice)", "fact init_zone(land,battlefield)", "card forest",
                 "fact starting_life(alice,20)", "fact active_player(alice)"} & found
     where = {p.label: p.at for p in no_answer_set.parts}
-    assert where["CR 115.3"] == ("asp/core/target_words.lp:13",)
-    assert where["script(1,cast(alice,swap))"] == (f"{NO_TWO_CREATURES}:23",)
+    assert where["CR 115.3"] == ("asp/core/target_words.lp:48",)
+    assert where["init_target(swap,2,bear)"] == (f"{NO_TWO_CREATURES}:21",)
 
 
 def test_conflict_is_minimal(no_answer_set) -> None:
@@ -87,11 +87,11 @@ def test_cli_conflicts_run_and_check(no_answer_set) -> None:
     assert result.exit_code == 1, result.output
     (data,) = json.loads(result.output)
     assert data["requirement"] == "an answer set" and not data["satisfiable"]
-    assert {"kind": "rules", "label": "CR 115.3", "at": ["asp/core/target_words.lp:13"]} in data["conflict"]
+    assert {"kind": "rules", "label": "CR 115.3", "at": ["asp/core/target_words.lp:48"]} in data["conflict"]
     run = runner.invoke(main, ["run", str(NO_TWO_CREATURES)])
     assert "no answer set" in run.output
     assert "minimal conflict: an answer set is impossible because of these" in run.output
-    assert "  rules CR 115.3 (asp/core/target_words.lp:13)" in run.output
+    assert "  rules CR 115.3 (asp/core/target_words.lp:48)" in run.output
     check = runner.invoke(main, ["check", "--conflicts", str(NO_LIFE_GAIN)])
     assert check.exit_code == 1
     assert "  minimal conflict: an answer set with final_life(alice,20)" in check.output
