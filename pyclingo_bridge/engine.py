@@ -2,8 +2,8 @@
 
 Every clingo message (warnings and infos under --warn=all) is an error: the
 `#defined` allow-list in asp/defined.lp covers the optional inputs, so any
-message means a bug in the encodings. The horizon grows (doubling) until no
-answer set is `unfinished`, or one has a `script_failed` (the script cannot go
+message means a bug in the encodings. The horizon starts small and grows (by
+half, rounded up) until no answer set is `unfinished`, or one has a `script_failed` (the script cannot go
 on, more steps would not help); answer sets are sorted by their shown atoms.
 
 A run cut short says why in `Run.cut_short`: the time limit, --max-models, or
@@ -31,8 +31,22 @@ TIMEOUT = "timeout"
 
 
 def initial_horizon(scenario: Scenario) -> int:
-    """A first horizon from the script length (each action takes a few steps)."""
-    return 6 + 4 * len(scenario.script)
+    """A first horizon from what the game has to do: each scripted action and
+    each object starting on the stack takes at least one step (its own, or its
+    resolution), most take a second one (a state-based-action check, triggers).
+
+    The ground program grows much faster than the horizon (the stack and the
+    waiting triggers are possible at every later step; docs/performance.md),
+    so a horizon twice too long costs far more than one more grounding: start
+    small and grow by half (next_horizon).
+    """
+    on_stack = sum(1 for f in scenario.facts if f.name == "init_stack")
+    return 4 + 2 * (len(scenario.script) + on_stack)
+
+
+def next_horizon(horizon: int) -> int:
+    """The horizon tried after `horizon` left some answer set unfinished."""
+    return horizon + (horizon + 1) // 2
 
 
 @dataclass(frozen=True)
@@ -175,11 +189,11 @@ def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, hor
         if deadline is not None and time.monotonic() >= deadline:
             exhausted, cut_short = False, TIMEOUT
             break
-        if current * 2 > MAX_HORIZON:
+        if next_horizon(current) > MAX_HORIZON:
             raise HorizonError(Location(scenario.path),
                                f"the game is still not quiescent after {current} steps "
                                "(a trigger loop, or a very long script)")
-        current *= 2
+        current = next_horizon(current)
     ordered = sorted(models, key=lambda m: m[0])
     return Run(scenario, _edition_in_force(ordered, edition, scenario), current,
                tuple(symbols for _, symbols in ordered), exhausted, cut_short, tuple(texts for texts, _ in ordered),

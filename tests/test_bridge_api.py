@@ -52,7 +52,7 @@ def test_models_sorted_and_deterministic(seed) -> None:
 
 def test_horizon_grows_from_a_small_start(seed) -> None:
     start = initial_horizon(seed)
-    assert start == 10  # 6 + 4 x one scripted action
+    assert start == 6  # 4 + 2 x one scripted action
     too_short = solve(seed, horizon=3)
     assert all(decode(m).unfinished for m in too_short.models)
     grown = solve(seed)
