@@ -135,7 +135,7 @@ def test_text_output_shows_outcomes_counts_and_witnesses() -> None:
     result = invoke("enumerate", MAY)
     assert result.exit_code == 0, result.output
     out = result.output.splitlines()
-    assert out[0] == f"scenario: {MAY} (rules edition current, horizon 10)"
+    assert out[0] == f"scenario: {MAY} (rules edition current, horizon 6)"
     assert "in every outcome:" in out
     assert "  zones: bear graveyard; harvester battlefield; murder graveyard" in out
     assert "outcome 1 of 2: 1 line(s) of play, only in this outcome:" in out

@@ -95,7 +95,7 @@ CASES = {
     "cast a card of another player": ("card(lions, savannah_lions, bob). init_zone(lions, hand).\n"
                                       "script(2, cast(alice, lions)).", ADDED + 1, "lions is not in alice's hand"),
     "step past the end": ("expect(all, step_kind(40, idle)).", ADDED,
-                          "names step 40, but this run ends at step 10"),
+                          "names step 40, but this run ends at step 6"),
 }
 
 
