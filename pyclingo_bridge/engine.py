@@ -3,8 +3,9 @@
 Every clingo message (warnings and infos under --warn=all) is an error: the
 `#defined` allow-list in asp/defined.lp covers the optional inputs, so any
 message means a bug in the encodings. The horizon starts small and grows (by
-half, rounded up) until no answer set is `unfinished`, or one has a `script_failed` (the script cannot go
-on, more steps would not help); answer sets are sorted by their shown atoms.
+half, rounded up) until no answer set is `unfinished`, or one has a
+`script_failed` (the script cannot go on, more steps would not help); answer
+sets are sorted by their shown atoms.
 
 A run cut short says why in `Run.cut_short`: the time limit, --max-models, or
 Ctrl-C (KeyboardInterrupt: the search is cancelled, then the interrupt goes on).

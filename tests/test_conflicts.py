@@ -12,6 +12,7 @@ from clingo import parse_term
 from pyclingo_bridge import resources
 from pyclingo_bridge.cli import main
 from pyclingo_bridge.conflicts import minimal_conflict, minimal_conflicts, requirement_of, text_report
+from pyclingo_bridge.coverage import tagged_blocks
 from pyclingo_bridge.scenario import Expectation, load_scenario
 
 DATA = Path(__file__).parent / "data" / "conflicts"
@@ -20,12 +21,10 @@ NO_LIFE_GAIN = DATA / "wipe_expects_no_life_gain.lp"
 
 
 def rule_at(relpath: str, rule: str) -> str:
-    """Where the conflicts tool places the rule group tagged `%@rule RULE` in
-    an encoding file: the first line after the tag that is not a comment."""
-    lines = (resources.asp_dir() / relpath).read_text().splitlines()
-    tag = lines.index(f"%@rule {rule}")
-    first = next(n for n in range(tag + 1, len(lines)) if not lines[n].startswith("%"))
-    return f"asp/{relpath}:{first + 1}"
+    """Where the rule group tagged `%@rule RULE` in an encoding file begins: its
+    first statement (the coverage report's reading of the tags)."""
+    (block,) = [stmts for _, r, stmts in tagged_blocks(resources.asp_dir() / relpath) if r == rule]
+    return f"asp/{relpath}:{block[0].location.begin.line}"
 
 
 def labels(conflict) -> set[str]:
