@@ -120,6 +120,7 @@ class _Collect:
     step_kind: dict[int, str] = field(default_factory=dict)
     per_step: dict[str, dict[int, list]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(list)))
     instances: list[tuple[Symbol, ...]] = field(default_factory=list)
+    steps: dict[str, int] = field(default_factory=dict)
     rules: dict[str, str] = field(default_factory=dict)
     reasons: dict[str, list[Reason]] = field(default_factory=lambda: defaultdict(list))
     lists: dict[str, list] = field(default_factory=lambda: defaultdict(list))
@@ -166,6 +167,7 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("happens", 2): lambda c, a: c.at("events", a[1], str(a[0])),
     ("holds", 2): _holds,
     ("trigger_instance", 6): lambda c, a: c.instances.append(a),
+    ("triggered", 2): lambda c, a: c.steps.__setitem__(str(a[0]), a[1].number),
     ("trigger_rule", 2): lambda c, a: c.rules.__setitem__(str(a[0]), _text(a[1])),
     ("trigger_explained", 5): _reason,
     ("removed_no_target", 2): lambda c, a: c.at("removed_no_target", a[1], str(a[0])),
@@ -195,7 +197,7 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
 
 def _trigger(a: tuple[Symbol, ...], c: _Collect) -> Trigger:
     tr, ability, source, subject, controller, look = a
-    step = tr.arguments[3].number if tr.match("tr", 5) else -1
+    step = c.steps.get(str(tr), -1)
     state_read = step - 1 if str(look) == "back" else step
     return Trigger(str(tr), str(ability), str(source), card_id(source), str(subject), card_id(subject),
                    str(controller), str(look), step, state_read, c.rules.get(str(tr)),

@@ -33,7 +33,7 @@ from .rulebook import Statement
 _LOC = ast.Location(ast.Position("<provenance>", 1, 1), ast.Position("<provenance>", 1, 1))
 #: the constant that stands for "any value" in a reported condition
 HOLE = Function("_")
-DEFAULT_DEPTH = 4
+DEFAULT_DEPTH = 5
 
 #: generic rules of the why-not recursion and of the scenario facts
 GENERIC = """

@@ -73,10 +73,12 @@ def casts(player: str, card_id: str, name: str) -> str:
     return f"card({card_id}, {name}, {player}). init_zone({card_id}, hand). script(1, cast({player}, {card_id})).\n"
 
 
-def tr(ab: str, src: str, subj: str, t: int, src_n: int = 0, subj_n: int = 0) -> str:
-    """The trigger term tr(Ab, S, X, T, 1) of asp/triggers/engine.lp; objects are
-    obj(Id, N), the N-th incarnation of card Id (CR 400.7, asp/core/objects.lp)."""
-    return f"tr({ab},obj({src},{src_n}),obj({subj},{subj_n}),{t},1)"
+def tr(ab: str, src: str, subj: str, event: str | int = "left", src_n: int = 0, subj_n: int = 0) -> str:
+    """The trigger term tr(Ab, S, X, E, 1) of asp/triggers/engine.lp: E is `left`
+    or `arrived` for a zone change of X (it happens to an object once, CR 400.7),
+    else the step; objects are obj(Id, N), the N-th incarnation of card Id
+    (CR 400.7, asp/core/objects.lp)."""
+    return f"tr({ab},obj({src},{src_n}),obj({subj},{subj_n}),{event},1)"
 
 
 def steps(*kinds: str) -> set[str]:
@@ -183,7 +185,7 @@ CASES: dict[str, Case] = {
         num_models(1),
         matching("step_kind(", steps(
             "action(1)", "resolve(obj(m,1))", "sba", "triggers",
-            "resolve(" + tr("ab(test_creature_watch,1)", "tw", "tw", 2) + ")", "idle")),
+            "resolve(" + tr("ab(test_creature_watch,1)", "tw", "tw") + ")", "idle")),
         cautious("fired(tw,ab(test_creature_watch,1),tw,alice,back,2)",
                  "happens(cease_to_exist(obj(tw,1)),3)", "final_life(alice,21)"),
         never_prefix("final_zone(tw,")]),
@@ -195,7 +197,7 @@ CASES: dict[str, Case] = {
         num_models(1),
         matching("step_kind(", steps(
             "action(1)", "resolve(obj(m,1))", "sba", "triggers",
-            "resolve(" + tr("ab(test_creature_watch,1)", "tw", "tw", 2) + ")", "idle")),
+            "resolve(" + tr("ab(test_creature_watch,1)", "tw", "tw") + ")", "idle")),
         cautious("final_life(alice,21)")]),
     # 704.5g at the start (lethal damage), its dies trigger (603.10a), then priority:
     # the scripted instant is cast over the trigger and resolves first (405.5: last in, first out).
@@ -208,8 +210,8 @@ CASES: dict[str, Case] = {
         num_models(1),
         matching("step_kind(", steps(
             "sba", "triggers", "action(1)", "resolve(obj(m,1))", "triggers",
-            "resolve(" + tr("ab(test_death_watch,1)", "watch", "bear2", 4) + ")",
-            "resolve(" + tr("ab(test_death_watch,1)", "watch", "bear1", 1) + ")", "idle")),
+            "resolve(" + tr("ab(test_death_watch,1)", "watch", "bear2") + ")",
+            "resolve(" + tr("ab(test_death_watch,1)", "watch", "bear1") + ")", "idle")),
         cautious("happens(destroy(obj(bear1,0)),1)", "target(obj(m,1),1,obj(bear2,0))",
                  "fired(watch,ab(test_death_watch,1),bear1,alice,back,1)",
                  "fired(watch,ab(test_death_watch,1),bear2,alice,back,4)",
@@ -242,21 +244,21 @@ CASES: dict[str, Case] = {
     "cr603_10a_wipe_watcher_dies_too_controller_from_before": Case(
         WIPE_STOLEN_ARTIFACT, horizon=6,
         checks=WIPE_STOLEN_CHECKS + [
-            cautious(f"trigger_rule({tr(CREX, 'artifact', 'bear1', 2)},\"603.10a\")")]),
+            cautious(f"trigger_rule({tr(CREX, 'artifact', 'bear1')},\"603.10a\")")]),
     # 2006 edition: the same answer, by rule 410.10d.
     "cr410_10d_2006_wipe_same_answer": Case(
         WIPE_STOLEN_ARTIFACT, horizon=6, edition="2006",
         checks=WIPE_STOLEN_CHECKS + [
             cautious("rules_edition(2006)",
-                     f"trigger_rule({tr(CREX, 'artifact', 'bear1', 2)},\"410.10d\")")]),
+                     f"trigger_rule({tr(CREX, 'artifact', 'bear1')},\"410.10d\")")]),
 
     # -- CR 603.6a: enters triggers look forward ----------------------------------------------
     "cr603_6a_watcher_enters_with_creatures_sees_them_not_itself": Case(
         RISE, horizon=6,
-        checks=RISE_CHECKS + [cautious(f"trigger_rule({tr(SW, 'sw', 'bear1', 2, 1, 1)},\"603.6a\")")]),
+        checks=RISE_CHECKS + [cautious(f"trigger_rule({tr(SW, 'sw', 'bear1', 'arrived', 1, 1)},\"603.6a\")")]),
     "cr410_10a_2006_watcher_enters_with_creatures": Case(
         RISE, horizon=6, edition="2006",
-        checks=RISE_CHECKS + [cautious(f"trigger_rule({tr(SW, 'sw', 'bear1', 2, 1, 1)},\"410.10a\")")]),
+        checks=RISE_CHECKS + [cautious(f"trigger_rule({tr(SW, 'sw', 'bear1', 'arrived', 1, 1)},\"410.10a\")")]),
     # A watcher that leaves as a creature enters (one event) is not on the
     # battlefield after it: it does not trigger (603.6a, 603.10 first sentence).
     "cr603_6a_watcher_leaving_as_creature_enters_does_not_trigger": Case(prog(f"""
@@ -389,7 +391,7 @@ CASES: dict[str, Case] = {
         """), horizon=4, checks=[
         num_models(1),
         matching("step_kind(", steps(
-            "sba", "triggers", f"resolve({tr(CREX, 'artifact', 'artifact', 1)})", "idle")),
+            "sba", "triggers", f"resolve({tr(CREX, 'artifact', 'artifact')})", "idle")),
         cautious("toughness(obj(artifact,0),0,0)",
                  "happens(move(obj(artifact,0),battlefield,graveyard),1)",
                  f"fired(artifact,{CREX},artifact,alice,back,1)", "final_life(alice,21)")]),
@@ -420,7 +422,7 @@ CASES: dict[str, Case] = {
         num_models(1),
         matching("step_kind(", steps("action(1)", "resolve(obj(m,1))", "triggers", "idle")),
         cautious("fired(av,ab(test_avenger,1),bear1,alice,back,2)",
-                 "removed_no_target(" + tr("ab(test_avenger,1)", "av", "bear1", 2) + ",3)",
+                 "removed_no_target(" + tr("ab(test_avenger,1)", "av", "bear1") + ",3)",
                  "final_zone(ms,battlefield)"),
         never_prefix("target(tr(", "order(", "holds(on_stack(tr(")]),
     "cr603_3d_trigger_with_legal_target_goes_on_stack": Case(prog(f"""
@@ -430,7 +432,7 @@ CASES: dict[str, Case] = {
         {casts("alice", "m", "murder")}
         """), horizon=5, checks=[
         num_models(1),
-        cautious("target(" + tr("ab(test_avenger,1)", "av", "bear1", 2) + ",1,obj(ms,0))",
+        cautious("target(" + tr("ab(test_avenger,1)", "av", "bear1") + ",1,obj(ms,0))",
                  "happens(move(obj(ms,0),battlefield,graveyard),4)", "final_zone(ms,graveyard)"),
         never_prefix("removed_no_target(")]),
     # 608.2b: the only target left the battlefield (a new object, 400.7): the spell
@@ -480,9 +482,9 @@ CASES: dict[str, Case] = {
         card(bear1, grizzly_bears, bob). init_zone(bear1, battlefield).
         {casts("alice", "m", "murder")}
         """), horizon=7, checks=[
-        each_model({f"order({tr(CREX, 'a1', 'bear1', 2)},1)", f"resolution({CREX},a1,6)",
+        each_model({f"order({tr(CREX, 'a1', 'bear1')},1)", f"resolution({CREX},a1,6)",
                     "resolution(ab(test_death_watch,1),w1,5)"},
-                   {f"order({tr(CREX, 'a1', 'bear1', 2)},2)", f"resolution({CREX},a1,5)",
+                   {f"order({tr(CREX, 'a1', 'bear1')},2)", f"resolution({CREX},a1,5)",
                     "resolution(ab(test_death_watch,1),w1,6)"}),
         num_outcomes(1),
         cautious(f"resolution({CREX},a2,4)", "final_life(alice,22)", "final_life(bob,21)")]),
@@ -536,7 +538,7 @@ def test_seed_603_10a_wipe_both_editions(edition, rule) -> None:
     """CR 603.10a example (2006: 410.10d example): the artifact triggers twice."""
     run = solve(files=(SCENARIOS / "seed_603_10a_wipe.lp",), horizon=6, edition=edition)
     generic_checks(run, 6)
-    t1 = tr(CREX, "artifact", "bear1", 2)
+    t1 = tr(CREX, "artifact", "bear1")
     cautious(f"trigger_count({CREX},2)", "final_life(alice,22)", "final_zone(artifact,graveyard)",
              f"fired(artifact,{CREX},bear1,alice,back,2)",
              f"fired(artifact,{CREX},bear2,alice,back,2)",
@@ -587,3 +589,18 @@ def test_doc_worked_example(name: str) -> None:
     cautious(*atoms)(run)
     for t in (4, 5):  # the two trigger resolutions, in either order
         assert all(any(a.startswith(f"step_kind({t},resolve(tr(") for a in m) for m in run.models)
+
+
+def test_counter_cap_reports_a_game_that_needs_more_counters() -> None:
+    # Modular (Arcbound Worker, CR 702.43a): worker1 dies with three +1/+1 counters and may put
+    # them on worker2, which has one: four. With counter_cap=3 the line that accepts reports
+    # violation(counter_cap(...)) instead of going on with a number the grounder was told not
+    # to consider; the line that declines is untouched.
+    path = SCENARIOS / "lki_608_2h_modular_counters.lp"
+    capped = solve(files=(path,), horizon=6, consts={"counter_cap": 3})
+    brave("violation(counter_cap(obj(worker2,0),plus1),4)")(capped)
+    never("outcome(counters(worker2,plus1,4))")(capped)
+    brave("outcome(counters(worker2,plus1,1))")(capped)
+    default = solve(files=(path,), horizon=6)
+    brave("outcome(counters(worker2,plus1,4))")(default)
+    never("violation(counter_cap(obj(worker2,0),plus1),4)")(default)

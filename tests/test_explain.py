@@ -13,11 +13,11 @@ from pyclingo_bridge.explain import Node, explain
 
 SEED = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
 ARTIFACT_AB = "ab(cr_example_artifact,1)"
-# The artifact's ability on bear1's death, triggered at step 2 (the wipe resolves at step 2).
-BEAR_TRIGGER = (f"trigger_instance(tr({ARTIFACT_AB},obj(artifact,0),obj(bear1,0),2,1),{ARTIFACT_AB},"
+# The artifact's ability on bear1's death (bear1 left the battlefield), triggered at step 2 (the wipe resolves at step 2).
+BEAR_TRIGGER = (f"trigger_instance(tr({ARTIFACT_AB},obj(artifact,0),obj(bear1,0),left,1),{ARTIFACT_AB},"
                 "obj(artifact,0),obj(bear1,0),alice,back)")
 # The same ability on the artifact's own death: the artifact is no creature.
-SELF_TRIGGER = (f"trigger_instance(tr({ARTIFACT_AB},obj(artifact,0),obj(artifact,0),2,1),{ARTIFACT_AB},"
+SELF_TRIGGER = (f"trigger_instance(tr({ARTIFACT_AB},obj(artifact,0),obj(artifact,0),left,1),{ARTIFACT_AB},"
                 "obj(artifact,0),obj(artifact,0),alice,back)")
 
 

@@ -28,9 +28,10 @@ def _run(*args: str) -> str:
 def test_decoder_reads_the_explanation() -> None:
     model = decode([parse_term(a) for a in (
         "step_kind(2,resolve(x))",
-        "trigger_instance(tr(ab(c,1),obj(art,0),obj(b1,0),2,1),ab(c,1),obj(art,0),obj(b1,0),alice,back)",
-        'trigger_rule(tr(ab(c,1),obj(art,0),obj(b1,0),2,1),"603.10a")',
-        'trigger_explained(tr(ab(c,1),obj(art,0),obj(b1,0),2,1),dies,obj(b1,0),1,"603.10a")')])
+        "trigger_instance(tr(ab(c,1),obj(art,0),obj(b1,0),left,1),ab(c,1),obj(art,0),obj(b1,0),alice,back)",
+        "triggered(tr(ab(c,1),obj(art,0),obj(b1,0),left,1),2)",
+        'trigger_rule(tr(ab(c,1),obj(art,0),obj(b1,0),left,1),"603.10a")',
+        'trigger_explained(tr(ab(c,1),obj(art,0),obj(b1,0),left,1),dies,obj(b1,0),1,"603.10a")')])
     (trigger,) = model.triggers
     assert trigger.reasons == (Reason("dies", "obj(b1,0)", "b1", 1, "603.10a"),)
     assert trigger_line(trigger) == ("ab(c,1) of art on b1 dies at step 2 -- judged on the state after step 1 "
@@ -38,9 +39,10 @@ def test_decoder_reads_the_explanation() -> None:
 
 
 def test_an_additional_triggering_names_its_cause() -> None:
-    tr = "tr(ab(c,1),obj(art,0),obj(b1,0),2,extra(obj(teysa,0)))"
+    tr = "tr(ab(c,1),obj(art,0),obj(b1,0),left,extra(obj(teysa,0)))"
     model = decode([parse_term(a) for a in (
         f"trigger_instance({tr},ab(c,1),obj(art,0),obj(b1,0),alice,back)",
+        f"triggered({tr},2)",
         f'trigger_explained({tr},dies,obj(b1,0),1,"603.10a")')])
     assert trigger_line(model.triggers[0]).startswith(
         "ab(c,1) of art (an additional time, because of teysa, CR 603.2d) on b1 dies at step 2")
