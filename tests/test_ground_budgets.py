@@ -138,7 +138,7 @@ def test_zone_change_triggers_are_named_without_their_step() -> None:
     # object that left (tr(Ab, S, X, left, K)), not by the step: the grounder sees one possible
     # trigger per (watcher, dying creature) whatever the horizon (named by the step, it saw one
     # for every step at which the creature might die: the seed wipe grounded 52,412 atoms at
-    # horizon 24, 23,031 now).
+    # horizon 24, 21,143 now).
     names = []
     for horizon in (8, 16):
         atoms = symbolic(wipe(2, 1, horizon=horizon))
