@@ -49,7 +49,7 @@ REFUSED = {
     "unknown_edition": ("edition(1999).", 1, "unknown edition 1999"),
     "unknown_expect_edition": ("expect(all, final_life(alice, 20), 1999).", 1, "unknown edition 1999"),
     "unknown_mode": ("expect(most, final_life(alice, 20)).", 1, "unknown expectation mode most"),
-    "unshown_atom": ("expect(all, waiting(x, 2)).", 1, "waiting/2 is not shown by show.lp"),
+    "unshown_atom": ("expect(all, unplaced(x, alice, 1, 2)).", 1, "unplaced/4 is not shown by show.lp"),
     "unshown_arity": ("expect(all, final_life(alice)).", 1, "final_life/1 is not shown by show.lp"),
     "outcomes_not_number": ("expect(outcomes, many).", 1, "N must be a number"),
     "syntax": ("card(lions savannah_lions, alice).", 12, "syntax error"),
