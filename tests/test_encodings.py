@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 
+import clingo
 import pytest
 
-from asp_helpers import (SCENARIOS, Case, Run, brave, cautious, each_model, matching, never,
+from asp_helpers import (ASP, SCENARIOS, Case, Run, brave, cautious, each_model, matching, never,
                          never_prefix, num_models, num_outcomes, solve)
 
 PLAYERS = "player(alice, 1). player(bob, 2). active_player(alice).\n"
@@ -604,3 +605,26 @@ def test_counter_cap_reports_a_game_that_needs_more_counters() -> None:
     default = solve(files=(path,), horizon=6)
     brave("outcome(counters(worker2,plus1,4))")(default)
     never("violation(counter_cap(obj(worker2,0),plus1),4)")(default)
+
+
+def _haunt_chains(links: str) -> set[str]:
+    """haunt_chain/3 of asp/keywords/haunt.lp alone, over the given haunt_link/4 facts."""
+    ctl = clingo.Control(["-c", "horizon=12", "--warn=none"])
+    ctl.load(str(ASP / "keywords" / "haunt.lp"))
+    ctl.add("base", [], links)
+    ctl.ground([("base", [])])
+    with ctl.solve(yield_=True) as handle:
+        (model,) = list(handle)
+        return {str(s) for s in model.symbols(atoms=True) if s.name == "haunt_chain"}
+
+
+def test_haunt_chain_needs_each_link_to_begin_after_the_one_before() -> None:
+    # CR 702.55a-b: A haunted B, then B, dying, was exiled haunting C: a chain A -> C of two links.
+    # The object of B exiled haunting C (incarnation 2) is later than the object of B that A
+    # haunted (incarnation 0, CR 400.7), so the second link began after the first.
+    chained = _haunt_chains("haunt_link(obj(a,2),obj(b,0),3,5). haunt_link(obj(b,2),obj(c,0),6,open).")
+    assert chained == {"haunt_chain(a,b,1)", "haunt_chain(b,c,1)", "haunt_chain(a,c,2)"}
+    # B's exiled object haunted C first (incarnation 1); B came back as a new object (3), which A
+    # then haunted: two links, but B was not exiled haunting C after A haunted it, so no chain.
+    reversed_ = _haunt_chains("haunt_link(obj(b,1),obj(c,0),1,open). haunt_link(obj(a,2),obj(b,3),8,open).")
+    assert reversed_ == {"haunt_chain(b,c,1)", "haunt_chain(a,b,1)"}
