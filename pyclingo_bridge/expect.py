@@ -9,7 +9,6 @@ cut short (for the modes that need all answer sets) is a failure.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from .engine import Run
@@ -38,6 +37,7 @@ def _near(atoms: tuple[str, ...], atom: str, name: str) -> str:
     same = [a for a in atoms if a.split("(", 1)[0] == name]
     if not same:
         return "it has no " + name + " atom"
+    import difflib  # only for the evidence of a failed expectation
     shown = difflib.get_close_matches(atom, same, n=_EVIDENCE_ATOMS, cutoff=0.0)
     more = f", ... ({len(same) - len(shown)} more {name} atoms)" if len(same) > len(shown) else ""
     return "it has " + ", ".join(shown) + more

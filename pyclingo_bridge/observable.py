@@ -9,7 +9,6 @@ its cards and players, known zones, triggered abilities of its cards, steps.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass
 
 from clingo import Symbol, SymbolType
@@ -59,6 +58,7 @@ def created_token(sym: Symbol, card_names: frozenset[str], players: frozenset[st
 
 
 def _suggest(word: str, options: set[str] | frozenset[str]) -> str:
+    import difflib  # only for a message: not on the path of a valid scenario
     close = difflib.get_close_matches(word, sorted(options), n=1)
     return f"; did you mean {close[0]}?" if close else ""
 

@@ -8,7 +8,6 @@ problem, in file order, is raised as a ScenarioError `file:line:col: message`.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -231,6 +230,7 @@ def _syntax_error(path: str, message: str) -> ScenarioError:
 # - meaning ---------------------------------------------------------------------------------
 
 def _suggest(word: str, options: list[str]) -> str:
+    import difflib  # only for a message: not on the path of a valid scenario
     close = difflib.get_close_matches(word, options, n=1)
     return f"; did you mean {close[0]}?" if close else ""
 

@@ -101,3 +101,20 @@ def test_some_none_and_script_failure(seed, tmp_path) -> None:
     # bear1 is cast from the battlefield: script_failed (and its violation) are failures
     assert verdicts["no script_failed"].failed and "not_in_hand(bear1)" in verdicts["no script_failed"].evidence
     assert verdicts["no violation"].failed
+
+
+def test_package_exports_load_on_first_use() -> None:
+    # `lookback run` and decode() alone do not import the expectation checker; the package's
+    # exports are all there when asked for, and a name it does not export is an AttributeError.
+    import subprocess
+    import sys
+
+    code = ("import sys, pyclingo_bridge.decode, pyclingo_bridge.engine, pyclingo_bridge.scenario\n"
+            "print('pyclingo_bridge.expect' in sys.modules, 'difflib' in sys.modules)\n"
+            "import pyclingo_bridge as pb\n"
+            "print(all(getattr(pb, n) is not None for n in pb.__all__), 'pyclingo_bridge.expect' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False", "True", "True"]
+    import pyclingo_bridge
+    with pytest.raises(AttributeError, match="no attribute 'nosuch'"):
+        getattr(pyclingo_bridge, "nosuch")
