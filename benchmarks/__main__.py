@@ -1,10 +1,13 @@
 """python -m benchmarks [--quick] [--json] [--family NAME ...] [--size NAME:K=V,K=V ...]
                         [--timeout S] [--docs PATH] [--only bridge|families] [--reps N]
+python -m benchmarks --profile NAME:K=V,K=V ... [--top N] [--json]
 
 Prints one row per family and size: ground atoms and rules, grounding and
 solving time, answer sets, peak memory (ru_maxrss of the measuring process);
 then the bridge overhead, the trigger derivation against the minimal
 reference encoding, fitted growth exponents and the targets of issue 7.
+With --profile, grounds the given sizes only and prints, for each, the atoms,
+rules and body literals of the predicates that take the most (benchmarks/profile.py).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ import clingo
 
 from .families import FAMILIES, Case, wipe, wipe_derive
 from .measure import MAIN, REFERENCE, ROOT, ground_and_solve, measure_in_child
+from .profile import COLUMNS as PROFILE_COLUMNS
+from .profile import profile
 
 COLUMNS = ("family", "size", "atoms", "rules", "sccs", "ground_s", "solve_s", "models", "peak_mib", "note")
 
@@ -69,8 +74,6 @@ def fits(rows: list[dict]) -> list[dict]:
     for name, fam in FAMILIES.items():
         for p in fam.grows:
             mine = [r for r in rows if r["family"] == name and not r.get("timed_out") and "atoms" in r]
-            if name == "wipe" and p == "NM":
-                pass
             xs = [r["params"][p] for r in mine]
             out.append({"family": name, "grows_with": p, "points": len(mine),
                         "atoms_exp": fit(xs, [r["atoms"] for r in mine]),
@@ -329,6 +332,21 @@ def markdown(report: dict, command: str) -> str:
 ANALYSIS = Path(__file__).with_name("analysis.md")
 
 
+def _sizes(ap: argparse.ArgumentParser, specs: list[str]) -> list[tuple[str, dict[str, int]]]:
+    """NAME:K=V,K=V specs as (family, parameters); a bad one is a usage error (exit code 2)."""
+    out = []
+    for spec in specs:
+        name, _, kv = spec.partition(":")
+        if name not in FAMILIES:
+            ap.error(f"unknown family {name!r} in {spec!r} (known: {', '.join(sorted(FAMILIES))})")
+        try:
+            params = {k.strip(): int(v) for k, v in (p.split("=") for p in kv.split(",") if p)}
+        except ValueError:
+            ap.error(f"bad size {spec!r}: expected NAME:K=V,K=V with whole numbers")
+        out.append((name, params))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes only (seconds)")
@@ -343,6 +361,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="measure only this part: bridge, the bridge overhead; families, the families' "
                          "rows and growth. With --docs, only that part of the existing report is rewritten")
     ap.add_argument("--reps", type=int, default=None, help="runs per timed comparison (default 5, 3 with --quick)")
+    ap.add_argument("--profile", action="append", default=[], metavar="NAME:K=V,K=V",
+                    help="ground this size and print where its ground program goes, by predicate (repeatable)")
+    ap.add_argument("--top", type=int, default=25, help="predicates shown by --profile (default 25)")
     a = ap.parse_args(argv)
     reps = a.reps or (3 if a.quick else 5)
     command = ("python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
@@ -357,12 +378,19 @@ def main(argv: list[str] | None = None) -> int:
             update_bridge_docs(Path(a.docs), bridge, command)
         return 0
 
+    if a.profile:
+        profiles = [profile(FAMILIES[name].make(**params)) for name, params in _sizes(ap, a.profile)]
+        if a.json:
+            print(json.dumps(profiles, indent=2))
+        for p in [] if a.json else profiles:
+            print(f"\n## {p['family']} {p['size']} (horizon {p['horizon']}): {p['atoms']} atoms, {p['rules']} rules, "
+                  f"{p['body_literals']} body literals, ground {p['ground_s']:.2f} s\n\n"
+                  + table(p["predicates"][:a.top], PROFILE_COLUMNS))
+        return 0
+
     custom: dict[str, list[dict[str, int]]] = {}
-    for spec in a.size:
-        name, _, kv = spec.partition(":")
-        if name not in FAMILIES:
-            ap.error(f"unknown family {name!r}")
-        custom.setdefault(name, []).append({k: int(v) for k, v in (p.split("=") for p in kv.split(",") if p)})
+    for name, params in _sizes(ap, a.size):
+        custom.setdefault(name, []).append(params)
 
     rows: list[dict] = []
     for name, fam in FAMILIES.items():

@@ -1,0 +1,49 @@
+"""`python -m benchmarks --profile`: the ground program of one generated case, by predicate."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.families import wipe  # noqa: E402
+from benchmarks.measure import MAIN, ground_and_solve  # noqa: E402
+from benchmarks.profile import AUXILIARY, CONSTRAINT, profile  # noqa: E402
+
+
+def test_profile_counts_every_rule_once_under_its_head_predicate() -> None:
+    # The seed wipe (2 creatures, 1 watcher): its two triggers are ordered (a constraint keeps
+    # two of them out of one place, CR 603.3b), and the stack is read through live/4.
+    case = wipe(2, 1)
+    report = profile(case)
+    rows = {r["predicate"]: r for r in report["predicates"]}
+    assert rows["live/4"]["rules"] > 0 and rows["live/4"]["atoms"] > 0
+    assert rows[CONSTRAINT]["rules"] > 0 and rows[CONSTRAINT]["atoms"] == 0
+    assert rows[AUXILIARY]["atoms"] == 0
+    # every rule the solver gets, once: the total is clingo's own count of the same grounding
+    assert report["rules"] == ground_and_solve([str(MAIN)], case.facts, case.horizon, 1)["rules"]
+    assert report["rules"] == sum(r["rules"] for r in report["predicates"])
+    assert report["atoms"] == sum(r["atoms"] for r in report["predicates"])
+    assert report["body_literals"] == sum(r["body_literals"] for r in report["predicates"])
+    literals = [r["body_literals"] for r in report["predicates"]]
+    assert literals == sorted(literals, reverse=True)
+
+
+def _bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "benchmarks", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_profile_from_the_command_line_prints_the_top_predicates() -> None:
+    done = _bench("--profile", "stack:D=2", "--top", "3")
+    assert done.returncode == 0, done.stderr
+    assert "## stack D=2 (horizon 3)" in done.stdout
+    assert done.stdout.count("\n| ") == 1 + 3  # header and three predicates (the separator is |---|)
+
+
+def test_a_bad_profile_size_is_a_usage_error() -> None:
+    for spec, words in (("nosuch:D=2", "unknown family 'nosuch'"), ("stack:D=two", "bad size 'stack:D=two'")):
+        done = _bench("--profile", spec)
+        assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
