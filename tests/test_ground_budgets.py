@@ -17,8 +17,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from benchmarks.families import ktrig, stack, wipe, wipe_derive  # noqa: E402
+from benchmarks.families import Case, haunt_chain, ktrig, stack, wipe, wipe_derive  # noqa: E402
 from benchmarks.measure import MAIN, ground_and_solve  # noqa: E402
+from benchmarks.profile import profile  # noqa: E402
 from pyclingo_bridge.coverage import statements  # noqa: E402
 
 ASP = Path(__file__).parents[1] / "asp"
@@ -158,3 +159,17 @@ def test_counters_stay_bounded_as_the_horizon_grows() -> None:
     counts = [a.symbol.arguments[0].arguments[2].number for a in ctl.symbolic_atoms.by_signature("holds", 2)
               if a.symbol.arguments[0].name == "counters"]
     assert counts and max(counts) <= 20
+
+
+def test_haunt_chains_ground_linearly_in_the_horizon() -> None:
+    # CR 702.55b: a chain of haunt links is read from the objects that begin each link (their
+    # incarnations, CR 400.7), not from their begin steps: the chain rules of a two-link haunt
+    # chain must at most double (+10%) when the horizon doubles. Read from pairs of begin steps,
+    # they grew 19x (2,436 rules at horizon 14, 46,914 at 28); now 486 and 990.
+    rules = []
+    for horizon in (14, 28):
+        case = haunt_chain(2)
+        report = profile(Case(case.family, case.label, case.params, case.facts, horizon, case.models))
+        rows = {r["predicate"]: r["rules"] for r in report["predicates"]}
+        rules.append(rows["haunt_path/4"] + rows.get("haunt_chain/3", 0))
+    assert rules[1] <= 2.2 * rules[0], rules
