@@ -19,12 +19,8 @@ from .coverage import RUN_TIMEOUT, bundled_report
 from .decode import decode
 from .engine import solve
 from .errors import Location, LookbackError, ScenarioError
-from .conflicts import minimal_conflict, minimal_conflicts, requirement_of, text_report as conflict_text, with_conflict as conflict_json
 from .expect import FAIL, SKIP, evaluate
 from .provenance import DEFAULT_DEPTH
-from .edition_diff import DIFFER, INCOMPLETE, EditionDiff, diff_editions, diff_generated
-from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
-from .outcome_text import diff_json, diff_text, enumeration_json, enumeration_text
 from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .render import json_report, text_report
 from .run_errors import run_error
@@ -32,7 +28,8 @@ from .scenario import load_scenario
 from .vocabulary import vocabulary
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
-# enumerate, explain and verify import their machinery when run: `lookback run` starts without it
+# enumerate, diff, conflicts, explain and verify import their machinery when run (as does run
+# --conflicts): `lookback run` starts without it
 
 
 def _bad_input(error: LookbackError | str) -> None:
@@ -98,6 +95,7 @@ def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_m
         _bad_input(error)
     report = (json_report if as_json else text_report)(result, models, show_all)
     if not result.models and result.exhausted:
+        from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json
         try:
             conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout)
         except LookbackError as error:
@@ -148,6 +146,7 @@ def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: 
                       all_orders: bool, witnesses: bool, progress: bool) -> None:
     """Every distinct outcome of SCENARIO, how many lines of play lead to each, and one witness line each."""
     from .enumeration import enumerate_outcomes
+    from .outcome_text import enumeration_json, enumeration_text
 
     _check_edition(edition)
     shown = _Progress(progress)
@@ -230,6 +229,8 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, co
 
 def _explain_failure(result, verdict, edition: str | None, timeout: float | None) -> None:
     """The minimal conflict behind a failed check: no answer set, or an expectation no answer set meets."""
+    from .conflicts import minimal_conflict, text_report as conflict_text
+
     if result.cut_short:
         return
     if not result.models:
@@ -264,6 +265,8 @@ def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout
     """Minimal conflicts of SCENARIO: if it has no answer set, the smallest set of CR rule groups and
     scenario facts responsible; else the same for each expect(all|some|none, ...) no answer set meets,
     and for violations. Exit 1 if there is a conflict."""
+    from .conflicts import minimal_conflicts, requirement_of, text_report as conflict_text
+
     _check_edition(edition)
     try:
         result = _solve(scenario, edition=edition, timeout=timeout)
@@ -351,6 +354,9 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     rules, with both outcome sets and the rules that make the difference.
 
     Exit code 0: no scenario differs; 1: some differ; 2: bad input."""
+    from .edition_diff import DIFFER, INCOMPLETE, EditionDiff, diff_editions, diff_generated
+    from .outcome_text import diff_json, diff_text
+
     shown = _Progress(progress)
     results: list[tuple[str, str, EditionDiff | LookbackError]] = []  # (name, scenario text, result)
     if generate:
