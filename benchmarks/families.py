@@ -130,7 +130,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
            lambda N, M: wipe(N, M),
            quick=({"N": 2, "M": 1}, {"N": 4, "M": 1}, {"N": 2, "M": 2}),
            full=({"N": 2, "M": 1}, {"N": 4, "M": 1}, {"N": 8, "M": 1}, {"N": 2, "M": 2},
-                 {"N": 4, "M": 2}, {"N": 2, "M": 4}, {"N": 100, "M": 10}),
+                 {"N": 4, "M": 2}, {"N": 2, "M": 4}, {"N": 8, "M": 2}, {"N": 16, "M": 2}, {"N": 100, "M": 10}),
            grows=("NM",)),
     Family("wipe_derive", "the wipe's trigger derivation: horizon ending at the wipe's step "
            "(no stacking, no resolution)", lambda N, M: wipe_derive(N, M),
@@ -154,6 +154,6 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
            grows=("horizon",)),
     Family("haunt", "a haunt chain of L links made during the game (CR 702.55): each haunted "
            "Absolver Thrull is murdered and exiled haunting the next one (first answer set)",
-           lambda L: haunt_chain(L), quick=({"L": 1}, {"L": 2}), full=({"L": 1}, {"L": 2}, {"L": 3}, {"L": 20}),
+           lambda L: haunt_chain(L), quick=({"L": 1}, {"L": 2}), full=({"L": 1}, {"L": 2}, {"L": 3}, {"L": 4}, {"L": 20}),
            grows=("L",)),
 ]}
