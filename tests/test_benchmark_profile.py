@@ -16,11 +16,11 @@ from benchmarks.profile import AUXILIARY, CONSTRAINT, profile  # noqa: E402
 
 def test_profile_counts_every_rule_once_under_its_head_predicate() -> None:
     # The seed wipe (2 creatures, 1 watcher): its two triggers are ordered (a constraint keeps
-    # two of them out of one place, CR 603.3b), and the stack is read through live/4.
+    # two of them out of one place, CR 603.3b), and its top is read through top_rank/3.
     case = wipe(2, 1)
     report = profile(case)
     rows = {r["predicate"]: r for r in report["predicates"]}
-    assert rows["live/4"]["rules"] > 0 and rows["live/4"]["atoms"] > 0
+    assert rows["top_rank/3"]["rules"] > 0 and rows["top_rank/3"]["atoms"] > 0
     assert rows[CONSTRAINT]["rules"] > 0 and rows[CONSTRAINT]["atoms"] == 0
     assert rows[AUXILIARY]["atoms"] == 0
     # every rule the solver gets, once: the total is clingo's own count of the same grounding
