@@ -200,13 +200,17 @@ def targets(rows: list[dict], deriv: dict, bridge: list[dict], dbl: list[dict]) 
     out = [timed["wipe"]]
     out.append({"target": "trigger derivation <= 5x the reference",
                 "status": "met" if deriv["ratio"] <= 5 else "missed", "value": f"{deriv['ratio']:.2f}x"})
-    for fam, p, what in (("wipe_derive", "NM", "NM, horizon fixed (wipe_derive)"),
-                         ("wipe", "NM", "NM, horizon 3+NM (wipe end to end)"),
-                         ("horizon", "horizon", "horizon (seed wipe)")):
+    # The target is on doubling one of NM and the horizon with the other fixed; the wipe end to
+    # end doubles both (its horizon is 3+NM: one resolution a step), so objects x steps alone make
+    # it at least 4x: shown, not judged.
+    for fam, p, what, judged in (("wipe_derive", "NM", "NM, horizon fixed (wipe_derive)", True),
+                                 ("wipe", "NM", "NM, horizon 3+NM (wipe end to end)", False),
+                                 ("horizon", "horizon", "horizon (seed wipe)", True)):
         ratios = [d["atoms_ratio"] for d in dbl if d["family"] == fam]
         worst = max(ratios) if ratios else None
-        out.append({"target": f"doubling {what} at most doubles atoms (+10%)",
-                    "status": "no data" if worst is None else ("met" if worst <= 2.2 else "missed"),
+        status = "no data" if worst is None else ("met" if worst <= 2.2 else "missed") if judged else \
+            "not judged: NM and the horizon both double"
+        out.append({"target": f"doubling {what} at most doubles atoms (+10%)", "status": status,
                     "value": None if worst is None else f"worst {worst:.2f}x"})
     out += targets_bridge(bridge)
     out += [timed["ktrig_project"], timed["ktrig_one"], timed["haunt"]]
