@@ -5,11 +5,15 @@ the packaged encodings with clingo, decodes answer sets and checks the
 scenario's expectations. All game logic lives in the ASP encodings.
 """
 
-# The names below are imported on first use (PEP 562), so that a command
-# imports only the modules it needs: `lookback run` does not pay for the
-# expectation checker, nor a library user of decode() for the validator.
+# decode() is imported here: it has the name of its module, and importing the
+# module pyclingo_bridge.decode (as every run does) binds that name on the
+# package to the module, which `from pyclingo_bridge import decode` would then
+# return instead of the function. The other names are imported on first use
+# (PEP 562), so that a command imports only the modules it needs: `lookback
+# run` does not pay for the expectation checker.
+from .decode import AnswerSet, decode
+
 _EXPORTS = {
-    "AnswerSet": "decode", "decode": "decode",
     "Run": "engine", "solve": "engine",
     "DecodeError": "errors", "EncodingError": "errors", "HorizonError": "errors",
     "LookbackError": "errors", "ScenarioError": "errors",
@@ -17,7 +21,7 @@ _EXPORTS = {
     "Scenario": "scenario", "load_scenario": "scenario",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = sorted([*_EXPORTS, "AnswerSet", "decode"])
 
 
 def __getattr__(name: str) -> object:

@@ -111,10 +111,12 @@ def test_package_exports_load_on_first_use() -> None:
 
     code = ("import sys, pyclingo_bridge.decode, pyclingo_bridge.engine, pyclingo_bridge.scenario\n"
             "print('pyclingo_bridge.expect' in sys.modules, 'difflib' in sys.modules)\n"
+            "from pyclingo_bridge import decode\n"  # the function, though its module was imported first
+            "print(callable(decode))\n"
             "import pyclingo_bridge as pb\n"
             "print(all(getattr(pb, n) is not None for n in pb.__all__), 'pyclingo_bridge.expect' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
-    assert out == ["False", "False", "True", "True"]
+    assert out == ["False", "False", "True", "True", "True"]
     import pyclingo_bridge
     with pytest.raises(AttributeError, match="no attribute 'nosuch'"):
         getattr(pyclingo_bridge, "nosuch")
