@@ -90,7 +90,8 @@ def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_m
     _check_edition(edition)
     try:
         result = _solve(scenario, edition=edition, max_models=max_models, timeout=timeout)
-        models = [decode(m, i) for i, m in enumerate(result.models, start=1)]
+        shown = result.models if show_all else result.models[:1]  # the report counts the rest undecoded
+        models = [decode(m, i) for i, m in enumerate(shown, start=1)]
     except LookbackError as error:
         _bad_input(error)
     report = (json_report if as_json else text_report)(result, models, show_all)

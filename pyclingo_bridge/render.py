@@ -126,22 +126,29 @@ def timeline(model: AnswerSet, script: dict[int, Symbol]) -> list[str]:
     return lines
 
 
-def summary(run: Run, models: list[AnswerSet]) -> str:
+def outcome_count(run: Run) -> int:
+    """distinct_outcomes() of all the run's answer sets, read from their shown atoms: the
+    count needs no decoded answer set (a run may have thousands; the report shows one)."""
+    return len({frozenset(a for a in texts if a.startswith("outcome(")) for texts in run.texts})
+
+
+def summary(run: Run) -> str:
     """Answer set and outcome counts, and whether the enumeration was complete."""
     state = "all enumerated" if run.exhausted else f"cut short: {run.cut_short}"
-    return (f"answer sets: {len(models)} ({state}); distinct outcomes: {distinct_outcomes(models)}; "
+    return (f"answer sets: {len(run.models)} ({state}); distinct outcomes: {outcome_count(run)}; "
             f"horizon: {run.horizon}")
 
 
 def text_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
-    """The whole `lookback run` text output."""
+    """The whole `lookback run` text output. models are the decoded answer sets to show (the
+    first of them only, unless show_all); the counts are of all the run's answer sets."""
     lines = [f"scenario: {run.scenario.path}"]
-    if not models:
+    if not run.models:
         lines.append("no answer set: the program is unsatisfiable" if run.exhausted
                      else f"no answer set found ({run.cut_short})")
     for model in models if show_all else models[:1]:
         lines += timeline(model, run.scenario.script)
-    lines.append(summary(run, models))
+    lines.append(summary(run))
     return "\n".join(lines)
 
 
@@ -149,7 +156,7 @@ def json_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
     """The same data as JSON, with sorted keys."""
     payload = {
         "scenario": run.scenario.path, "edition": run.edition, "horizon": run.horizon,
-        "answer_sets": len(models), "distinct_outcomes": distinct_outcomes(models),
+        "answer_sets": len(run.models), "distinct_outcomes": outcome_count(run),
         "complete": run.exhausted, "cut_short": run.cut_short,
         "models": [asdict(m) for m in (models if show_all else models[:1])],
     }
