@@ -28,8 +28,8 @@ from .scenario import load_scenario
 from .vocabulary import vocabulary
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
-# enumerate, diff, conflicts, explain and verify import their machinery when run (as does run
-# --conflicts): `lookback run` starts without it
+# enumerate, diff, conflicts, explain and verify import their machinery when run (and run and
+# check the conflict search, when they need it): `lookback run` starts without it
 
 
 def _bad_input(error: LookbackError | str) -> None:
