@@ -2,9 +2,11 @@
 
 `python -m benchmarks --profile NAME:K=V,...` grounds one generated case and
 counts, with a clingo Observer, every ground rule under the predicate of its
-head (the first one, for a choice; a constraint has none; gringo's auxiliary
-atoms, from aggregates, choices and projections, are counted as such) with
-the literals of its body. Body literals are the work a rule costs the grounder
+head (the first one, for a choice; a constraint has none) with the literals of
+its body. A rule whose head is one of gringo's auxiliary atoms (from
+projections, aggregates and choices; they have no name) is counted as
+"(auxiliary: P)", P the predicate of the first named atom of its body, which
+is mostly the rule's own input (a projection of judged/6 reads judged/6). Body literals are the work a rule costs the grounder
 and the solver; profiling two sizes of a family shows which predicate grows
 fastest, which is the rule to fix.
 """
@@ -30,18 +32,26 @@ class _RuleCounter(clingo.backend.Observer):
     def __init__(self) -> None:
         self.rules: Counter[int] = Counter()
         self.literals: Counter[int] = Counter()
+        self.reads: dict[int, list[int]] = {}  # head atom -> the atoms of its first rule's body
 
-    def _count(self, head: Sequence[int], body_size: int) -> None:
+    def _count(self, head: Sequence[int], body: list[int]) -> None:
         key = head[0] if head else 0
         self.rules[key] += 1
-        self.literals[key] += body_size
+        self.literals[key] += len(body)
+        self.reads.setdefault(key, [abs(lit) for lit in body])
 
     def rule(self, choice: bool, head: Sequence[int], body: Sequence[int]) -> None:
-        self._count(head, len(body))
+        self._count(head, list(body))
 
     def weight_rule(self, choice: bool, head: Sequence[int], lower_bound: int,
                     body: Sequence[tuple[int, int]]) -> None:
-        self._count(head, len(body))
+        self._count(head, [lit for lit, _ in body])
+
+
+def _auxiliary(reads: list[int], predicate_of: dict[int, str]) -> str:
+    """The label of a rule with an auxiliary head: the first named predicate its body reads."""
+    source = next((predicate_of[a] for a in reads if a in predicate_of), None)
+    return AUXILIARY if source is None else f"{AUXILIARY[:-1]}: {source})"
 
 
 def profile(case: Case) -> dict:
@@ -64,7 +74,7 @@ def profile(case: Case) -> dict:
     rules: Counter[str] = Counter()
     literals: Counter[str] = Counter()
     for key, n in counter.rules.items():
-        name = CONSTRAINT if key == 0 else predicate_of.get(key, AUXILIARY)
+        name = CONSTRAINT if key == 0 else predicate_of.get(key) or _auxiliary(counter.reads[key], predicate_of)
         rules[name] += n
         literals[name] += counter.literals[key]
     rows = [{"predicate": name, "atoms": atoms.get(name, 0), "rules": rules.get(name, 0),
