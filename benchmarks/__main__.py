@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from itertools import groupby
 from pathlib import Path
 
 import clingo
@@ -274,17 +275,9 @@ def _table_rows(text: str, title: str, families: set[str], new: list[str], which
     end = text.find("\n## ", start)
     end = len(text) if end < 0 else end
     lines = text[start:end].split("\n")
-    tables, i = [], 0
-    while i < len(lines):
-        if lines[i].startswith("|"):
-            j = i
-            while j < len(lines) and lines[j].startswith("|"):
-                j += 1
-            tables.append((i, j))
-            i = j
-        else:
-            i += 1
-    first, last = tables[which]
+    tables = [list(rows) for is_table, rows in groupby(range(len(lines)), lambda i: lines[i].startswith("|"))
+              if is_table]
+    first, last = tables[which][0], tables[which][-1] + 1
     mine = [i for i in range(first, last) if lines[i].startswith("| ") and lines[i].split("|")[1].strip() in families]
     at = mine[0] if mine else last
     lines = [line for i, line in enumerate(lines) if i not in mine]

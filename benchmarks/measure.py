@@ -23,18 +23,26 @@ MAIN = ROOT / "asp" / "main.lp"
 REFERENCE = Path(__file__).resolve().parent / "reference_wipe.lp"
 
 
-def ground_and_solve(files: list[str], facts: str, horizon: int | None, models: int,
-                     args: tuple[str, ...] = (), timeout: float = 120.0) -> dict:
-    """Ground and solve in this process; times in seconds."""
-    cargs = [str(models), *args]
-    if horizon is not None:
-        cargs += ["-c", f"horizon={horizon}"]
+def ground(files: list[str], facts: str, horizon: int | None, args: tuple[str, ...] = (),
+           observer: clingo.backend.Observer | None = None) -> tuple[clingo.Control, float]:
+    """A Control with the files and the facts ground (warnings silenced; the observer, if any,
+    sees every ground rule), and the seconds it took."""
+    cargs = [*args] + (["-c", f"horizon={horizon}"] if horizon is not None else [])
     ctl = clingo.Control(cargs, logger=lambda _c, _t: None)
+    if observer is not None:
+        ctl.register_observer(observer)
     t0 = time.perf_counter()
     for f in files:
         ctl.load(f)
     ctl.add("base", [], facts)
     ctl.ground([("base", [])])
+    return ctl, time.perf_counter() - t0
+
+
+def ground_and_solve(files: list[str], facts: str, horizon: int | None, models: int,
+                     args: tuple[str, ...] = (), timeout: float = 120.0) -> dict:
+    """Ground and solve in this process; times in seconds."""
+    ctl, ground_s = ground(files, facts, horizon, (str(models), *args))
     t1 = time.perf_counter()
     count = 0
 
@@ -50,7 +58,7 @@ def ground_and_solve(files: list[str], facts: str, horizon: int | None, models: 
     t2 = time.perf_counter()
     lp = ctl.statistics["problem"]["lp"]
     return {"atoms": int(lp["atoms"]), "rules": int(lp["rules"]), "sccs": int(lp["sccs"]),
-            "ground_s": t1 - t0, "solve_s": t2 - t1, "models": count, "timed_out": not finished}
+            "ground_s": ground_s, "solve_s": t2 - t1, "models": count, "timed_out": not finished}
 
 
 def _child(spec: dict) -> dict:

@@ -13,14 +13,13 @@ fastest, which is the rule to fix.
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from typing import Sequence
 
 import clingo
 
 from .families import Case
-from .measure import MAIN
+from .measure import MAIN, ground
 
 CONSTRAINT, AUXILIARY = "(constraint)", "(auxiliary)"
 COLUMNS = ("predicate", "atoms", "rules", "body_literals")
@@ -56,15 +55,8 @@ def _auxiliary(reads: list[int], predicate_of: dict[int, str]) -> str:
 
 def profile(case: Case) -> dict:
     """Ground the case once (asp/main.lp, the case's horizon and options) and count by predicate."""
-    args = ["--warn=none", "-c", f"horizon={case.horizon}", *case.args]
-    ctl = clingo.Control(args)
     counter = _RuleCounter()
-    ctl.register_observer(counter)
-    t0 = time.perf_counter()
-    ctl.load(str(MAIN))
-    ctl.add("base", [], case.facts)
-    ctl.ground([("base", [])])
-    ground_s = time.perf_counter() - t0
+    ctl, ground_s = ground([str(MAIN)], case.facts, case.horizon, case.args, counter)
     predicate_of: dict[int, str] = {}
     atoms: Counter[str] = Counter()
     for atom in ctl.symbolic_atoms:

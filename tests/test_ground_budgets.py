@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from benchmarks.families import Case, haunt_chain, ktrig, stack, wipe, wipe_derive  # noqa: E402
 from benchmarks.measure import MAIN, ground_and_solve  # noqa: E402
+from benchmarks.measure import ground as ground_control  # noqa: E402
 from benchmarks.profile import profile  # noqa: E402
 from pyclingo_bridge.coverage import statements  # noqa: E402
 
@@ -70,10 +71,7 @@ def test_stack_of_responses_tight() -> None:
 
 
 def symbolic(case) -> list[clingo.Symbol]:
-    ctl = clingo.Control(["-c", f"horizon={case.horizon}"], logger=lambda _c, _t: None)
-    ctl.load(str(MAIN))
-    ctl.add("base", [], case.facts)
-    ctl.ground([("base", [])])
+    ctl, _ = ground_control([str(MAIN)], case.facts, case.horizon)
     return [a.symbol for a in ctl.symbolic_atoms]
 
 
