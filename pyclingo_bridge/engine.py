@@ -72,6 +72,11 @@ class Run:
     def satisfiable(self) -> bool:
         return bool(self.models)
 
+    def outcome_sets(self) -> set[frozenset[str]]:
+        """The distinct outcomes of the answer sets: each one's outcome/1 atoms (checks/outcomes.lp),
+        read from the atoms as printed, without decoding."""
+        return {frozenset(a for a in texts if a.startswith("outcome(")) for texts in self.texts}
+
 
 #: a model: its atoms as printed, and the atoms themselves, in the same (sorted) order
 _Model = tuple[tuple[str, ...], tuple[Symbol, ...]]

@@ -75,7 +75,7 @@ def evaluate(run: Run) -> list[Verdict]:
             verdicts.append(Verdict(e.location, str(e), SKIP, f"edition {run.edition} is in force"))
             continue
         if e.mode == "outcomes":
-            distinct = {frozenset(a for a in atoms if a.startswith("outcome(")) for atoms in atom_sets}
+            distinct = run.outcome_sets()
             ok = len(distinct) == e.atom.number
             evidence = "" if ok else f"{len(distinct)} distinct outcome(s) in {len(atom_sets)} answer set(s)"
             status = PASS if ok and not incomplete else FAIL

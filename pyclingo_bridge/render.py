@@ -126,16 +126,10 @@ def timeline(model: AnswerSet, script: dict[int, Symbol]) -> list[str]:
     return lines
 
 
-def outcome_count(run: Run) -> int:
-    """distinct_outcomes() of all the run's answer sets, read from their shown atoms: the
-    count needs no decoded answer set (a run may have thousands; the report shows one)."""
-    return len({frozenset(a for a in texts if a.startswith("outcome(")) for texts in run.texts})
-
-
 def summary(run: Run) -> str:
     """Answer set and outcome counts, and whether the enumeration was complete."""
     state = "all enumerated" if run.exhausted else f"cut short: {run.cut_short}"
-    return (f"answer sets: {len(run.models)} ({state}); distinct outcomes: {outcome_count(run)}; "
+    return (f"answer sets: {len(run.models)} ({state}); distinct outcomes: {len(run.outcome_sets())}; "
             f"horizon: {run.horizon}")
 
 
@@ -156,7 +150,7 @@ def json_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
     """The same data as JSON, with sorted keys."""
     payload = {
         "scenario": run.scenario.path, "edition": run.edition, "horizon": run.horizon,
-        "answer_sets": len(run.models), "distinct_outcomes": outcome_count(run),
+        "answer_sets": len(run.models), "distinct_outcomes": len(run.outcome_sets()),
         "complete": run.exhausted, "cut_short": run.cut_short,
         "models": [asdict(m) for m in (models if show_all else models[:1])],
     }
