@@ -1,16 +1,22 @@
-"""Decode an answer set (its shown atoms) into frozen dataclasses.
+"""Decode an answer set (its shown atoms) into named tuples.
 
 The decoder dispatches on (name, arity) of every shown atom; the table
 HANDLERS must name exactly the signatures asp/show.lp shows (a test checks
 it), and an unknown signature raises DecodeError. Terms that need no
 structure stay as clingo-printed strings.
+
+The records are named tuples, as are the other records every run reads
+(scenario, errors, engine): frozen dataclasses would cost each run about 20 ms
+of start-up (importing `dataclasses` and `inspect`, and generating the methods
+of each class), a tenth of solving a small scenario with plain clingo
+(docs/performance.md, bridge overhead). `plain()` turns them into dicts and
+lists for JSON.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
 from clingo import Symbol, SymbolType
 
@@ -24,8 +30,7 @@ def card_id(sym: Symbol) -> str:
     return str(sym.arguments[0]) if sym.match("obj", 2) else str(sym)
 
 
-@dataclass(frozen=True)
-class Reason:
+class Reason(NamedTuple):
     """Why a trigger triggered (trigger_explained/5): the event of kind event
     that involved object (object_id its card id), judged on the state after
     step state_read by rule."""
@@ -37,8 +42,7 @@ class Reason:
     rule: str
 
 
-@dataclass(frozen=True)
-class Trigger:
+class Trigger(NamedTuple):
     """One triggering of an ability (trigger_instance/6 with its trigger_rule/2
     and trigger_explained/5).
 
@@ -62,8 +66,7 @@ class Trigger:
     reasons: tuple[Reason, ...]
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """One step of the timeline and the state after it."""
 
     index: int
@@ -83,8 +86,7 @@ class Step:
     haunts: tuple[tuple[str, str], ...] = ()  # (exiled card, object it haunts), CR 702.55b
 
 
-@dataclass(frozen=True)
-class AnswerSet:
+class AnswerSet(NamedTuple):
     """A decoded answer set: the timeline, the choices made and the outcome."""
 
     index: int
@@ -113,20 +115,20 @@ class AnswerSet:
     final_pt: tuple[tuple[str, str, int], ...] = ()
 
 
-@dataclass
 class _Collect:
     """Mutable scratch space while reading one answer set."""
 
-    step_kind: dict[int, str] = field(default_factory=dict)
-    per_step: dict[str, dict[int, list]] = field(default_factory=lambda: defaultdict(lambda: defaultdict(list)))
-    instances: list[tuple[Symbol, ...]] = field(default_factory=list)
-    steps: dict[str, int] = field(default_factory=dict)
-    rules: dict[str, str] = field(default_factory=dict)
-    reasons: dict[str, list[Reason]] = field(default_factory=lambda: defaultdict(list))
-    lists: dict[str, list] = field(default_factory=lambda: defaultdict(list))
-    stack_keys: dict[str, Symbol] = field(default_factory=dict)
-    edition: str | None = None
-    unfinished: bool = False
+    def __init__(self) -> None:
+        self.step_kind: dict[int, str] = {}
+        self.per_step: dict[str, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+        self.instances: list[tuple[Symbol, ...]] = []
+        self.steps: dict[str, int] = {}
+        self.rules: dict[str, str] = {}
+        self.reasons: dict[str, list[Reason]] = defaultdict(list)
+        self.lists: dict[str, list] = defaultdict(list)
+        self.stack_keys: dict[str, Symbol] = {}
+        self.edition: str | None = None
+        self.unfinished = False
 
     def at(self, what: str, step: Symbol, value: object) -> None:
         self.per_step[what][step.number].append(value)
@@ -141,24 +143,27 @@ def _reason(c: _Collect, a: tuple[Symbol, ...]) -> None:
     c.reasons[str(tr)].append(Reason(str(kind), str(old), card_id(old), state_read.number, _text(rule)))
 
 
+#: (name, arity) of each fluent shown in holds/2 -> its value in Step, from its arguments
+_FLUENTS: dict[tuple[str, int], Callable[[list[Symbol]], object]] = {
+    ("in_zone", 2): lambda args: (str(args[0]), str(args[1])),
+    ("controller", 2): lambda args: (str(args[0]), str(args[1])),
+    ("life", 2): lambda args: (str(args[0]), args[1].number),
+    ("on_stack", 2): lambda args: (str(args[0]), args[1]),
+    ("on_stack", 1): lambda args: (str(args[0]), None),
+    ("attached", 2): lambda args: (str(args[0]), str(args[1])),
+    ("damage", 2): lambda args: (str(args[0]), args[1].number),
+    ("lost", 1): lambda args: str(args[0]),
+    ("haunts", 2): lambda args: (str(args[0]), str(args[1])),
+}
+
+
 def _holds(c: _Collect, a: tuple[Symbol, ...]) -> None:
     fluent, step = a
     args = fluent.arguments
-    readers: dict[tuple[str, int], Callable[[], object]] = {
-        ("in_zone", 2): lambda: (str(args[0]), str(args[1])),
-        ("controller", 2): lambda: (str(args[0]), str(args[1])),
-        ("life", 2): lambda: (str(args[0]), args[1].number),
-        ("on_stack", 2): lambda: (str(args[0]), args[1]),
-        ("on_stack", 1): lambda: (str(args[0]), None),
-        ("attached", 2): lambda: (str(args[0]), str(args[1])),
-        ("damage", 2): lambda: (str(args[0]), args[1].number),
-        ("lost", 1): lambda: str(args[0]),
-        ("haunts", 2): lambda: (str(args[0]), str(args[1])),
-    }
-    key = (fluent.name, len(args))
-    if key not in readers:
+    reader = _FLUENTS.get((fluent.name, len(args)))
+    if reader is None:
         raise DecodeError(_SHOW, f"unknown fluent in holds/2: {fluent}")
-    c.at(fluent.name, step, readers[key]())
+    c.at(fluent.name, step, reader(args))
 
 
 #: (name, arity) of every shown atom -> how it is read
@@ -223,13 +228,23 @@ def _stack(entries: Iterable[tuple[str, Symbol]]) -> tuple[str, ...]:
     return tuple(item for item, _key in sorted(entries, key=lambda e: e[1], reverse=True))
 
 
+def plain(value: object) -> object:
+    """A decoded record as JSON-ready data: each named tuple a dict of its fields, each tuple a list."""
+    if isinstance(value, tuple):
+        if hasattr(value, "_fields"):
+            return {name: plain(item) for name, item in zip(value._fields, value)}
+        return [plain(item) for item in value]
+    return value
+
+
 def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
     """Decode the shown atoms of one answer set (index counts from 1)."""
     c = _Collect()
-    atoms = sorted(symbols, key=str)
-    for sym in atoms:
-        args = tuple(sym.arguments) if sym.type == SymbolType.Function else ()
-        key = (sym.name, len(args)) if sym.type == SymbolType.Function else (str(sym), 0)
+    ordered = sorted((str(sym), sym) for sym in symbols)
+    for text, sym in ordered:
+        function = sym.type == SymbolType.Function
+        args = tuple(sym.arguments) if function else ()
+        key = (sym.name, len(args)) if function else (text, 0)
         handler = HANDLERS.get(key)
         if handler is None:
             raise DecodeError(_SHOW, f"unknown shown atom {sym} ({key[0]}/{key[1]} is not in the decoder's contract)")
@@ -250,7 +265,7 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
         for t in sorted(set(c.step_kind) | {0}))
     lists = {name: tuple(sorted(values)) for name, values in c.lists.items()}
     return AnswerSet(
-        index=index, atoms=tuple(str(s) for s in atoms), edition=c.edition, unfinished=c.unfinished,
+        index=index, atoms=tuple(text for text, _ in ordered), edition=c.edition, unfinished=c.unfinished,
         steps=steps, triggers=triggers,
         **{name: lists.get(name, ()) for name in (
             "targets", "orders", "resolutions", "final_zones", "final_controllers", "final_life", "fired",

@@ -14,7 +14,7 @@ Ctrl-C (KeyboardInterrupt: the search is cancelled, then the interrupt goes on).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clingo import Control, Model, Symbol
 
@@ -50,8 +50,7 @@ def next_horizon(horizon: int) -> int:
     return horizon + (horizon + 1) // 2
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(NamedTuple):
     """The answer sets of one scenario under one edition (shown atoms, sorted).
 
     texts holds the same atoms as printed by clingo, model by model (what the

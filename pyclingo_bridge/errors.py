@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # clingo locations look like "file:3:9-13: ..." or "file:3:9-4:2: ..."
 _CLINGO_LOCATION = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?P<col>\d+)(?:-\d+(?::\d+)?)?:\s*(?P<rest>.*)$",
                               re.DOTALL)
 
 
-@dataclass(frozen=True)
-class Location:
+class Location(NamedTuple):
     """A place in a file; line and column count from 1."""
 
     file: str

@@ -9,7 +9,7 @@ its cards and players, known zones, triggered abilities of its cards, steps.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from clingo import Symbol, SymbolType
 
@@ -63,8 +63,7 @@ def _suggest(word: str, options: set[str] | frozenset[str]) -> str:
     return f"; did you mean {close[0]}?" if close else ""
 
 
-@dataclass(frozen=True)
-class Names:
+class Names(NamedTuple):
     """What a scenario's expectations may refer to."""
 
     vocab: Vocabulary

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from typing import Iterable
 
 from clingo import parse_term
 
-from .decode import decode
+from .decode import decode, plain
 from .edition_diff import SAME, SAME_OUTCOMES_OTHER_RULES, EditionDiff
 from .enumeration import Enumeration
 from .render import label, timeline
@@ -87,7 +86,7 @@ def enumeration_json(e: Enumeration, witnesses: bool = True) -> str:
         "line_of_play": e.line_of_play, "all_orders": e.all_orders,
         "distinct_outcomes": len(e.outcomes), "lines_of_play": e.lines,
         "outcomes": [{"outcome": list(o.atoms), "lines_of_play": o.lines, "exact": o.exact,
-                      **({"witness": asdict(decode(o.witness, i))} if witnesses else {})}
+                      **({"witness": plain(decode(o.witness, i))} if witnesses else {})}
                      for i, o in enumerate(e.outcomes, start=1)],
     }
     return json.dumps(payload, sort_keys=True, indent=2)

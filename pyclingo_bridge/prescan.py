@@ -19,7 +19,7 @@ strings are skipped.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 from pathlib import Path
 
 from .errors import Location, ScenarioError
@@ -32,8 +32,7 @@ _KEYWORD = re.compile(r"#include")
 _DIRECTIVE = re.compile(r'#include\s*(?:"([^"\\\n]*)"|(<[^>\n]*>))?')
 
 
-@dataclass(frozen=True)
-class Include:
+class Include(NamedTuple):
     """One `#include` directive: where it is written and what it names."""
 
     location: Location

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from typing import Iterable
 
 from clingo import Symbol, SymbolType, parse_term
 
-from .decode import AnswerSet, Reason, Step, Trigger
+from .decode import AnswerSet, Reason, Step, Trigger, plain
 from .engine import Run
 
 _KINDS = {"sba": "state-based actions", "triggers": "triggered abilities put on the stack",
@@ -152,6 +151,6 @@ def json_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
         "scenario": run.scenario.path, "edition": run.edition, "horizon": run.horizon,
         "answer_sets": len(run.models), "distinct_outcomes": len(run.outcome_sets()),
         "complete": run.exhausted, "cut_short": run.cut_short,
-        "models": [asdict(m) for m in (models if show_all else models[:1])],
+        "models": [plain(m) for m in (models if show_all else models[:1])],
     }
     return json.dumps(payload, sort_keys=True, indent=2)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from clingo import Symbol, SymbolType, ast, parse_term
 
@@ -75,8 +74,7 @@ _DIRECTIVES = {
 _TERM_NODES = {ast.ASTType.Function, ast.ASTType.SymbolicTerm, ast.ASTType.UnaryOperation}
 
 
-@dataclass(frozen=True)
-class Fact:
+class Fact(NamedTuple):
     """One ground fact of the scenario and where it was written."""
 
     symbol: Symbol
@@ -91,8 +89,7 @@ class Fact:
         return tuple(self.symbol.arguments)
 
 
-@dataclass(frozen=True)
-class Expectation:
+class Expectation(NamedTuple):
     """expect(Mode, Atom) or expect(Mode, Atom, Edition)."""
 
     mode: str
@@ -105,13 +102,12 @@ class Expectation:
         return f"expect({self.mode}, {self.atom}{edition})"
 
 
-@dataclass(frozen=True)
-class Scenario:
+class Scenario(NamedTuple):
     """A validated scenario: its path and its facts (with those of the files it includes)."""
 
     path: str
     facts: tuple[Fact, ...]
-    expectations: tuple[Expectation, ...] = field(default=())
+    expectations: tuple[Expectation, ...] = ()
 
     @property
     def program(self) -> str:
@@ -173,9 +169,13 @@ def _rule_facts(stm: ast.AST) -> list[Fact]:
     return facts
 
 
-def _statement(stm: ast.AST, texts: dict[Path, str]) -> list[Fact]:
-    """The facts of one top-level statement; ScenarioError for anything else."""
-    source = Path(stm.location.begin.filename).resolve()
+def _statement(stm: ast.AST, texts: dict[Path, str], sources: dict[str, Path]) -> list[Fact]:
+    """The facts of one top-level statement; ScenarioError for anything else. sources keeps each
+    file name clingo reports resolved (once per file, not once per statement)."""
+    name = stm.location.begin.filename
+    if name not in sources:
+        sources[name] = Path(name).resolve()
+    source = sources[name]
     if source not in texts:  # the pre-scan vets every #include: this is a safety net
         raise ScenarioError(_loc(stm), "this statement comes from a file the scenario may not include")
     kind = stm.ast_type
@@ -200,12 +200,13 @@ def _parse(path: str) -> list[Fact]:
     facts: list[Fact] = []
     messages: list[str] = []
     problems: list[ScenarioError] = []
+    sources: dict[str, Path] = {}
 
     def statement(stm: ast.AST) -> None:
         # clingo re-raises callback exceptions as new objects: keep ours and stop reading
         if not problems:
             try:
-                facts.extend(_statement(stm, texts))
+                facts.extend(_statement(stm, texts, sources))
             except ScenarioError as error:
                 problems.append(error)
 

@@ -12,17 +12,21 @@
 Reading them walks every statement of the encodings (a fifth of a second), so
 the result is kept in the user's cache folder with the name, size and
 modification time of every `.lp` file in the encodings' folder (and clingo's
-version), and used only while all of them are unchanged.
+version), and used only while all of them are unchanged. The file is written with
+marshal, as Python's own bytecode cache is: json would add 2 ms of imports to every
+run (docs/performance.md, bridge overhead); marshal's format belongs to one Python
+version, which is in the file's name.
 """
 
 from __future__ import annotations
 
-import json
+import marshal
 import os
+import sys
 from binascii import crc32
-from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from clingo import Symbol, SymbolType, __version__ as clingo_version, ast, parse_term
 
@@ -32,8 +36,7 @@ from .errors import EncodingError
 _ABILITY_FACTS = {"static", "spell_ability", "trigger_on"}
 
 
-@dataclass(frozen=True)
-class Vocabulary:
+class Vocabulary(NamedTuple):
     """The names a scenario may use, as the encodings define them."""
 
     card_names: frozenset[str]
@@ -148,13 +151,18 @@ _CACHE_FORMAT = 1
 def _stamp(main: Path) -> list:
     """What the cached vocabulary of main.lp depends on: the format, clingo's version, and the
     relative name, size and modification time of every .lp file under main's folder."""
-    files = []
-    for folder, _dirs, names in os.walk(main.parent):
-        for name in names:
-            if name.endswith(".lp"):
-                path = os.path.join(folder, name)
-                info = os.stat(path)
-                files.append([os.path.relpath(path, main.parent), info.st_size, info.st_mtime_ns])
+    files: list[list] = []
+
+    def walk(folder: str, prefix: str) -> None:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir():
+                    walk(entry.path, prefix + entry.name + "/")
+                elif entry.name.endswith(".lp"):
+                    info = entry.stat()
+                    files.append([prefix + entry.name, info.st_size, info.st_mtime_ns])
+
+    walk(str(main.parent), "")
     return [_CACHE_FORMAT, clingo_version, sorted(files)]
 
 
@@ -163,25 +171,25 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback"
 
 
-def _from_json(data: dict) -> Vocabulary:
-    return Vocabulary(**{name: frozenset(tuple(v) if isinstance(v, list) else v for v in values)
-                         for name, values in data.items()})
+def _from_data(data: dict) -> Vocabulary:
+    return Vocabulary(**{name: frozenset(values) for name, values in data.items()})
 
 
 def _cache_file(main: Path) -> Path | None:
     """The cache file of this encodings folder (one per folder: checkouts do not share one)."""
     try:
-        return cache_dir() / f"vocabulary-{crc32(str(main.resolve()).encode()):08x}.json"
+        folder = crc32(str(main.resolve()).encode())
+        return cache_dir() / f"vocabulary-{folder:08x}-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
     except RuntimeError:  # no home folder
         return None
 
 
 def _cached(cached: Path, stamp: list) -> Vocabulary | None:
     try:
-        data = json.loads(cached.read_text())
+        data = marshal.loads(cached.read_bytes())
         if data["stamp"] == stamp:
-            return _from_json(data["vocabulary"])
-    except (OSError, ValueError, TypeError, KeyError):  # absent, unreadable or damaged: read again
+            return _from_data(data["vocabulary"])
+    except (OSError, EOFError, ValueError, TypeError, KeyError):  # absent, unreadable or damaged: read again
         pass
     return None
 
@@ -191,8 +199,8 @@ def _store(cached: Path, stamp: list, vocab: Vocabulary) -> None:
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial = cached.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps({"stamp": stamp, "vocabulary": {
-            name: sorted(values) for name, values in asdict(vocab).items()}}))
+        partial.write_bytes(marshal.dumps({"stamp": stamp, "vocabulary": {
+            name: sorted(values) for name, values in vocab._asdict().items()}}))
         partial.replace(cached)
     except OSError:
         pass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from clingo import parse_term
 
 from pyclingo_bridge import decode, evaluate, load_scenario, resources, solve
 from pyclingo_bridge.engine import initial_horizon
@@ -101,6 +102,33 @@ def test_some_none_and_script_failure(seed, tmp_path) -> None:
     # bear1 is cast from the battlefield: script_failed (and its violation) are failures
     assert verdicts["no script_failed"].failed and "not_in_hand(bear1)" in verdicts["no script_failed"].evidence
     assert verdicts["no violation"].failed
+
+
+def test_a_run_imports_neither_dataclasses_nor_inspect() -> None:
+    # The records every run reads are named tuples (decode.py's docstring): importing
+    # dataclasses (and the inspect module it imports) and generating the methods of each frozen
+    # dataclass was about 20 ms of every run's start-up, the bridge's overhead over plain clingo.
+    import subprocess
+    import sys
+
+    code = ("import sys, pyclingo_bridge.decode, pyclingo_bridge.engine, pyclingo_bridge.scenario, "
+            "pyclingo_bridge.render\n"
+            "print(sorted(m for m in ('dataclasses', 'inspect') if m in sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_decoded_records_turn_into_json_data() -> None:
+    # plain(): named tuples become dicts of their fields (nested too), tuples become lists;
+    # the JSON of `lookback run --json` is built with it.
+    from pyclingo_bridge.decode import plain
+
+    model = decode([parse_term(a) for a in ("step_kind(1,sba)", "final_life(bob,18)", "holds(life(bob,18),1)")])
+    data = plain(model)
+    assert data["final_life"] == [["bob", 18]]
+    assert data["steps"][1]["index"] == 1 and data["steps"][1]["life"] == [["bob", 18]]
+    assert data["atoms"] == ["final_life(bob,18)", "holds(life(bob,18),1)", "step_kind(1,sba)"]
+    assert set(data) == set(model._fields)
 
 
 def test_package_exports_load_on_first_use() -> None:

@@ -87,8 +87,11 @@ def test_full_run_of_the_same_scenario_is_complete(tmp_path) -> None:
 @pytest.mark.parametrize("command", [["run", "--all"], ["check"]])
 def test_ctrl_c_stops_cleanly(tmp_path, command) -> None:
     path = many_lines_of_play(tmp_path, bears=8)  # 8! orders: minutes of search
+    # As from a terminal: SIGINT with its default disposition, even when the suite itself runs in the
+    # background of a shell (which starts it with SIGINT ignored, and children inherit that).
     process = subprocess.Popen([sys.executable, "-m", "pyclingo_bridge.cli", command[0], str(path), *command[1:]],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     # clingo cannot be interrupted while grounding (README): wait until the search has begun,
     # with room for a loaded machine (grounding takes a few seconds alone).
     time.sleep(10)

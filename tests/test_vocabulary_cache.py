@@ -4,6 +4,7 @@ scenario may say."""
 
 from __future__ import annotations
 
+import marshal
 import os
 import shutil
 from pathlib import Path
@@ -32,7 +33,7 @@ def _fresh(main: Path) -> voc.Vocabulary:
 def test_cached_vocabulary_is_the_one_read_from_the_encodings(encodings: Path) -> None:
     read = voc._read_vocabulary(encodings)
     assert _fresh(encodings) == read  # first run: read, then stored
-    assert list((encodings.parent.parent / "cache" / "lookback").glob("vocabulary-*.json"))
+    assert list((encodings.parent.parent / "cache" / "lookback").glob("vocabulary-*.marshal"))
     assert _fresh(encodings) == read  # later runs: from the cache file
     assert "grizzly_bears" in read.card_names and ("script", 2) not in read.actions
 
@@ -47,10 +48,11 @@ def test_an_edited_encoding_is_read_again(encodings: Path) -> None:
 
 def test_a_damaged_cache_file_is_replaced(encodings: Path) -> None:
     read = _fresh(encodings)
-    (cached,) = (encodings.parent.parent / "cache" / "lookback").glob("vocabulary-*.json")
-    cached.write_text('{"stamp": ')
-    assert _fresh(encodings) == read
-    assert cached.read_text().startswith('{"stamp": [')
+    (cached,) = (encodings.parent.parent / "cache" / "lookback").glob("vocabulary-*.marshal")
+    for damage in (b"{", cached.read_bytes()[:-9], marshal.dumps([1, 2])):
+        cached.write_bytes(damage)
+        assert _fresh(encodings) == read
+        assert marshal.loads(cached.read_bytes())["stamp"] == voc._stamp(encodings)
 
 
 def test_a_cache_folder_that_cannot_be_written_is_not_an_error(encodings: Path,
