@@ -380,12 +380,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=("bridge", "families"),
                     help="measure only this part: bridge, the bridge overhead; families, the families' "
                          "rows and growth. With --docs, only that part of the existing report is rewritten")
-    ap.add_argument("--reps", type=int, default=None, help="runs per timed comparison (default 5, 3 with --quick)")
+    ap.add_argument("--reps", type=int, default=None, help="runs per timed comparison (default 15, 3 with --quick)")
     ap.add_argument("--profile", action="append", default=[], metavar="NAME:K=V,K=V",
                     help="ground this size and print where its ground program goes, by predicate (repeatable)")
     ap.add_argument("--top", type=int, default=25, help="predicates shown by --profile (default 25)")
     a = ap.parse_args(argv)
-    reps = a.reps or (3 if a.quick else 5)
+    reps = a.reps or (3 if a.quick else 15)
     command = ("python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
 
     if a.only == "bridge":
