@@ -146,5 +146,6 @@ def test_package_exports_load_on_first_use() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False", "True", "True", "True"]
     import pyclingo_bridge
+    assert sorted(pyclingo_bridge.__all__) == sorted([*pyclingo_bridge._EXPORTS, "AnswerSet", "decode"])
     with pytest.raises(AttributeError, match="no attribute 'nosuch'"):
         getattr(pyclingo_bridge, "nosuch")
