@@ -1,8 +1,9 @@
 """Every distinct outcome of a scenario, and how many lines of play lead to each.
 
 An outcome is the set of outcome/1 atoms of an answer set (asp/checks/outcomes.lp
-defines the projection: final zones, controllers, life totals, counters, the
-triggers, haunt links, and the marks of an unfinished or unsound line).
+defines the projection: final zones, controllers, life totals, counters, who
+lost the game, the triggers, haunt links, and the marks of an unfinished or
+unsound line).
 
 A line of play is an answer set solved with `-c identical_orders=one`: one
 choice of every target, every "may", every optional scripted response and

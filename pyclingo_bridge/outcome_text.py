@@ -14,7 +14,7 @@ from .render import label, timeline
 
 #: how each kind of outcome atom is headed, in the order they are printed
 _KINDS = (("fired", "triggers"), ("zone", "zones"), ("controller", "controllers"), ("life", "life"),
-          ("counters", "counters"), ("haunts", "haunt links"), ("unfinished", "NOT FINISHED at the horizon"),
+          ("lost", "lost the game"), ("counters", "counters"), ("haunts", "haunt links"), ("unfinished", "NOT FINISHED at the horizon"),
           ("script_failed", "SCRIPT FAILED at action"), ("violation", "VIOLATION"))
 
 

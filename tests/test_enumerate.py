@@ -8,7 +8,9 @@ Expected outcomes and counts are derived from the rules:
   any order (K! orders of K triggers); orders of interchangeable triggers are
   one line of play (stack.lp ident_class/2), every order with --all-orders;
 - CR 603.3d / 115.1: each Mayhem Devil trigger chooses its own target as it is
-  put on the stack.
+  put on the stack;
+- CR 104.3c / 704.5b: a player who draws from an empty library loses the game, and who lost
+  is part of the outcome even when nothing else tells two lines apart.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ SEED = str(SCENARIOS / "seed_603_10a_wipe.lp")
 SEED_2006 = str(SCENARIOS / "seed_410_10d_wipe_2006.lp")
 MAY = str(SCENARIOS / "choices_may_draw_harvester.lp")
 DEVIL = str(SCENARIOS / "lookback_603_10a_sacrifice_mayhem_devil.lp")
+EMPTY_LIBRARY = str(SCENARIOS / "outcome_104_3c_loss_by_drawing_from_empty_library.lp")
 
 
 def invoke(*args: str):
@@ -143,6 +146,15 @@ def test_text_output_shows_outcomes_counts_and_witnesses() -> None:
     assert "      events: draw(alice, 1); move(lions, library, hand)" in out
     assert out[-2] == "2 distinct outcome(s), 2 line(s) of play; complete: every outcome found, every line of play counted"
     assert out[-1].startswith("(a line of play is one answer set")
+
+
+def test_a_loss_is_an_outcome_of_its_own() -> None:
+    # Crux of Fate: mode 1 destroys nothing; mode 2 destroys Alice's (borrowed) Harvester and the
+    # bear, and Alice may draw from her empty library. The two lines of mode 2 differ only in
+    # whether she lost the game.
+    out = invoke("enumerate", EMPTY_LIBRARY, "--no-witnesses").output.splitlines()
+    assert out[-2].startswith("3 distinct outcome(s), 3 line(s) of play; complete")
+    assert out.count("  lost the game: alice") == 1
 
 
 def test_json_output() -> None:
