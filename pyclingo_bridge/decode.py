@@ -113,6 +113,8 @@ class AnswerSet(NamedTuple):
     #: power or toughness of each creature on the battlefield, per step, and at the horizon
     pt: tuple[tuple[str, str, int, int], ...] = ()  # (piece, power or toughness, value, step)
     final_pt: tuple[tuple[str, str, int], ...] = ()
+    #: the step at which the game ended (a player won or it is a draw, CR 104.1), if it did
+    game_ends: int | None = None
 
 
 class _Collect:
@@ -129,6 +131,7 @@ class _Collect:
         self.stack_keys: dict[str, Symbol] = {}
         self.edition: str | None = None
         self.unfinished = False
+        self.game_ends: int | None = None
 
     def at(self, what: str, step: Symbol, value: object) -> None:
         self.per_step[what][step.number].append(value)
@@ -186,6 +189,7 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("fizzles", 2): lambda c, a: c.at("fizzled", a[1], str(a[0])),
     ("rules_edition", 1): lambda c, a: setattr(c, "edition", str(a[0])),
     ("unfinished", 0): lambda c, a: setattr(c, "unfinished", True),
+    ("game_ends", 1): lambda c, a: setattr(c, "game_ends", a[0].number),
     ("violation", 2): lambda c, a: c.lists["violations"].append((str(a[0]), a[1].number)),
     ("script_failed", 2): lambda c, a: c.lists["script_failures"].append((a[0].number, str(a[1]))),
     ("final_zone", 2): lambda c, a: c.lists["final_zones"].append((str(a[0]), str(a[1]))),
@@ -270,4 +274,4 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
         **{name: lists.get(name, ()) for name in (
             "targets", "orders", "resolutions", "final_zones", "final_controllers", "final_life", "fired",
             "trigger_counts", "outcome", "violations", "script_failures", "haunt_links", "haunt_chains",
-            "modes", "pt", "final_pt")})
+            "modes", "pt", "final_pt")}, game_ends=c.game_ends)

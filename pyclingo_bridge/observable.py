@@ -34,6 +34,7 @@ ROLES: dict[tuple[str, int], tuple[str | None, ...]] = {
     ("violation", 2): (None, "step"),
     ("script_failed", 2): ("count", None),
     ("rules_edition", 1): ("edition",),
+    ("game_ends", 1): ("step",),
     ("haunt_link", 4): (None, None, "step", None),
     ("haunt_chain", 3): ("piece", "piece", "count"),
 }

@@ -86,6 +86,8 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
               for e, x in sorted(was - set(step.haunts))]
     lines += [f"  fizzled (all targets illegal): {label(i)}" for i in step.fizzled]
     lines += [f"  lost the game: {p}" for p in step.lost if not previous or p not in previous.lost]
+    if model.game_ends == step.index:
+        lines.append("  the game is over (CR 104.1): nothing happens after this step")
     if previous is None:
         lines.append("  zones: " + _pairs(step.zones))
     lines.append("  stack (top first): " + (", ".join(label(i) for i in step.stack) or "empty"))

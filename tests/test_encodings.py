@@ -191,6 +191,18 @@ CASES: dict[str, Case] = {
                  "happens(cease_to_exist(obj(tw,1)),3)", "final_life(alice,21)"),
         never_prefix("final_zone(tw,")]),
     # The same with an explicit "resolve" in the script (608.1).
+    # -- CR 104.1, 104.2a: the game ends when all of a player's opponents have left it --------
+    "cr104_1_game_over_nothing_happens_after": Case(prog("""
+        starting_life(bob, 0).
+        card(bear1, grizzly_bears, alice). init_zone(bear1, battlefield). init_damage(bear1, 2).
+        """), horizon=3, checks=[
+        num_models(1),
+        # One check (704.3): Bob loses (704.5a) and the bear dies (704.5g); Alice, the one
+        # player left, wins (104.2a) and the game ends at that step (104.1).
+        matching("step_kind(", steps("sba", "idle", "idle")),
+        cautious("game_ends(1)", "holds(lost(bob),1)", "final_zone(bear1,graveyard)", "outcome(lost(bob))"),
+        never("outcome(lost(alice))")]),
+
     "cr608_1_scripted_resolve": Case(prog(f"""
         token(tw, test_creature_watch, alice). init_zone(tw, battlefield).
         {casts("bob", "m", "murder")} script(2, resolve).
@@ -616,6 +628,16 @@ def _haunt_chains(links: str) -> set[str]:
     with ctl.solve(yield_=True) as handle:
         (model,) = list(handle)
         return {str(s) for s in model.symbols(atoms=True) if s.name == "haunt_chain"}
+
+
+def test_a_scripted_action_after_the_end_of_the_game_fails() -> None:
+    # CR 104.1: Bob (0 life) loses at the first check and the game is over; Alice's scripted cast
+    # cannot be performed: script_failed(1, game_over), and the game is finished, not unfinished
+    # (the bridge would otherwise grow the horizon for an action that can never come).
+    run = solve(prog(f"starting_life(bob, 0).\n{casts('alice', 'lions', 'savannah_lions')}"), horizon=4)
+    cautious("game_ends(1)", "script_failed(1,game_over)", "final_zone(lions,hand)",
+             "step_kind(1,sba)", "step_kind(4,idle)")(run)
+    never("unfinished", "step_kind(2,action(1))")(run)
 
 
 def test_haunt_chain_needs_each_link_to_begin_after_the_one_before() -> None:
