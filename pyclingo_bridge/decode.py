@@ -5,12 +5,12 @@ HANDLERS must name exactly the signatures asp/show.lp shows (a test checks
 it), and an unknown signature raises DecodeError. Terms that need no
 structure stay as clingo-printed strings.
 
-The records are named tuples, as are the other records every run reads
-(scenario, errors, engine): frozen dataclasses would cost each run about 20 ms
-of start-up (importing `dataclasses` and `inspect`, and generating the methods
-of each class), a tenth of solving a small scenario with plain clingo
-(docs/performance.md, bridge overhead). `plain()` turns them into dicts and
-lists for JSON.
+The records are named tuples, as are the other records every run reads (those
+of scenario, prescan, vocabulary, observable, errors and engine): frozen
+dataclasses would cost each run about 20 ms of start-up (importing
+`dataclasses` and `inspect`, and generating the methods of each class), a
+tenth of solving a small scenario with plain clingo (docs/performance.md,
+bridge overhead). `plain()` turns them into dicts and lists for JSON.
 """
 
 from __future__ import annotations
