@@ -107,7 +107,8 @@ def timeline(model: AnswerSet, script: dict[int, Symbol]) -> list[str]:
             while j + 1 < len(steps) and steps[j + 1].kind == "idle":
                 j += 1
             span = f"steps {step.index}-{steps[j].index}" if j > i else f"step {step.index}"
-            lines.append(f"{span}: {_KINDS['idle']}")
+            over = model.game_ends is not None and step.index > model.game_ends
+            lines.append(f"{span}: " + ("idle (the game is over)" if over else _KINDS["idle"]))
             i = j + 1
             continue
         lines += _step_lines(step, steps[i - 1] if i else None, model, script)

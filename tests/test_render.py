@@ -76,3 +76,14 @@ def test_documented_trigger_lines_are_real_output() -> None:
         lines = [line for line in doc.read_text().splitlines() if line.startswith("  trigger: ")]
         assert lines, f"{doc.name} shows no trigger line"
         assert [line for line in lines if line not in runs] == [], doc.name
+
+
+def test_the_timeline_marks_the_end_of_the_game() -> None:
+    # CR 104.1, 104.2a: Bob loses at step 5 (after the first Zulaport trigger) and Alice, the one
+    # player left, wins; the steps after it are idle because the game is over.
+    out = _run(str(SCENARIOS / "game_104_2a_ends_when_the_last_opponent_loses.lp")).splitlines()
+    at = out.index("step 5: state-based actions")
+    assert "  lost the game: bob" in out[at:at + 5]
+    assert "  the game is over (CR 104.1): nothing happens after this step" in out[at:at + 5]
+    assert "step 6: idle (the game is over)" in out
+    assert "  life: alice 21, bob 0" in out
