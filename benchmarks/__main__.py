@@ -402,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
         profiles = [profile(FAMILIES[name].make(**params)) for name, params in _sizes(ap, a.profile)]
         if a.json:
             print(json.dumps(profiles, indent=2))
-        for p in [] if a.json else profiles:
+            return 0
+        for p in profiles:
             print(f"\n## {p['family']} {p['size']} (horizon {p['horizon']}): {p['atoms']} atoms, {p['rules']} rules, "
                   f"{p['body_literals']} body literals, ground {p['ground_s']:.2f} s\n\n"
                   + table(p["predicates"][:a.top], PROFILE_COLUMNS))

@@ -14,8 +14,9 @@ from .render import label, timeline
 
 #: how each kind of outcome atom is headed, in the order they are printed
 _KINDS = (("fired", "triggers"), ("zone", "zones"), ("controller", "controllers"), ("life", "life"),
-          ("lost", "lost the game"), ("counters", "counters"), ("haunts", "haunt links"), ("unfinished", "NOT FINISHED at the horizon"),
-          ("script_failed", "SCRIPT FAILED at action"), ("violation", "VIOLATION"))
+          ("lost", "lost the game"), ("counters", "counters"), ("haunts", "haunt links"),
+          ("unfinished", "NOT FINISHED at the horizon"), ("script_failed", "SCRIPT FAILED at action"),
+          ("violation", "VIOLATION"))
 
 
 def _item(atom: str) -> str:

@@ -19,8 +19,8 @@ strings are skipped.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 from .errors import Location, ScenarioError
 

@@ -32,11 +32,6 @@ def label(text: str) -> str:
     return _relabel(parse_term(text))
 
 
-def distinct_outcomes(models: Iterable[AnswerSet]) -> int:
-    """How many different outcome/1 sets the answer sets have."""
-    return len({frozenset(m.outcome) for m in models})
-
-
 def _reason_text(reason: Reason, step: int) -> str:
     look = "looked back" if reason.state_read < step else "looked forward"
     return (f"on {reason.object_id} {reason.event.replace('_', ' ')} at step {step} -- judged on the state "
