@@ -101,6 +101,7 @@ def _installed_lookback() -> str:
     return found
 
 
+@pytest.mark.slow  # a pip install into a fresh venv (about 25 s)
 def test_installed_command_from_another_directory(tmp_path) -> None:
     command = _installed_lookback()
     run = subprocess.run([command, "run", SEED, "--edition", "2006"], cwd=tmp_path,

@@ -2,7 +2,10 @@
 
 Every rule number the encodings cite must be exercised by a bundled scenario
 that passes: a run (scenario x edition) whose answer sets hold a true atom of
-a statement under the citation. The runs are computed once for this module.
+a statement under the citation. The runs of every bundled scenario are computed
+once for this module (on one pytest-xdist worker: the group below); the tests
+that need them are marked slow, and the README's test command keeps a fast
+representative (the seed, solved on its own).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from clingo import parse_term
 from click.testing import CliRunner
 
 from pyclingo_bridge import coverage as cov
+from pyclingo_bridge import resources
 from pyclingo_bridge.cli import main
 
 ROOT = Path(__file__).parents[1]
@@ -97,8 +101,9 @@ def test_every_tag_applies_to_a_statement() -> None:
     assert not empty, f"%@rule tags followed by no statement: {empty}"
 
 
-def test_the_seed_exercises_its_rule_in_each_edition(runs) -> None:
-    seed = {r.edition: r for r in runs if r.scenario == "seed_603_10a_wipe"}
+def test_the_seed_exercises_its_rule_in_each_edition() -> None:
+    path = resources.scenarios_dir() / "seed_603_10a_wipe.lp"
+    seed = {e: cov.exercise(path, e) for e in cov.EDITIONS}
     assert seed["current"].passed and seed["2006"].passed
     rules = {e: {rule for _, _, rule in r.exercised} for e, r in seed.items()}
     assert "603.10a" in rules["current"] and "410.10d" not in rules["current"]
@@ -106,16 +111,22 @@ def test_the_seed_exercises_its_rule_in_each_edition(runs) -> None:
     assert "603.10g" not in rules["current"]  # nobody planeswalks in a board wipe
 
 
+@pytest.mark.slow  # solves every bundled scenario in both editions
+@pytest.mark.xdist_group("bundled_coverage")
 def test_every_cited_rule_is_exercised_by_a_passing_scenario(runs) -> None:
     missing = cov.not_exercised(cov.coverage(cov.citations(), runs))
     failing = [f"{r.scenario} ({r.edition}): {r.why}" for r in runs if not r.passed]
     assert not missing, f"cited rules no passing bundled scenario exercises: {missing}; failing runs: {failing}"
 
 
+@pytest.mark.slow  # solves every bundled scenario in both editions
+@pytest.mark.xdist_group("bundled_coverage")
 def test_report_is_up_to_date(runs) -> None:
     assert REPORT.read_text() == cov.report(cov.citations(), runs), "run `lookback coverage` to regenerate"
 
 
+@pytest.mark.slow  # solves every bundled scenario in both editions
+@pytest.mark.xdist_group("bundled_coverage")
 def test_command_writes_and_checks(tmp_path, runs) -> None:
     out = str(tmp_path / "coverage.md")
     runner = CliRunner()

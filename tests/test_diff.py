@@ -15,6 +15,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pyclingo_bridge import load_scenario, resources
@@ -120,6 +121,7 @@ GENERATE = ["--generate", "--players", "1", "--pieces", "2", "--cards", "mayhem_
             "--zones", "battlefield,hand", "--actions", "1", "--max-damage", "0"]
 
 
+@pytest.mark.slow  # diffs every generated situation within bounds (about 10 s)
 def test_generate_finds_the_sacrifice_difference() -> None:
     """Within one player, two pieces from {Mayhem Devil, Innocent Blood}, starting on the battlefield
     or in hand, one scripted action: the only situation that ends differently is Alice casting

@@ -170,6 +170,7 @@ def test_counters_stay_bounded_as_the_horizon_grows() -> None:
     assert counts and max(counts) <= 20
 
 
+@pytest.mark.slow  # grounds haunt chains at two horizons (about 12 s)
 def test_haunt_chains_ground_linearly_in_the_horizon() -> None:
     # CR 702.55b: a chain of haunt links is read from the objects that begin each link (their
     # incarnations, CR 400.7), not from their begin steps: the chain rules of a two-link haunt
