@@ -228,11 +228,14 @@ class _ToFacts(Transformer):
         self.kinds: list[str] = []
         self.sacrifice_seen = False
         self.notes: list[str] = []
+        self.last_ref: Symbol | None = None
 
     # -- helpers
     def _target(self, zone: str, filt: Symbol) -> Symbol:
         k = max((t[0] for t in self.targets), default=0) + 1
         self.targets.append((k, zone, filt))
+        if zone != "player":
+            self.last_ref = fn("target", k)
         return fn("target", k)
 
     @staticmethod
@@ -324,7 +327,9 @@ class _ToFacts(Transformer):
         return self._subject(c[0], [])
 
     def _subject(self, d: Desc, extra: list[Symbol]) -> Symbol:
-        parts = _conjuncts(d.filter(context="subject")) + extra
+        # "another" is read first, as written: "another nontoken creature" is other, then nontoken
+        d = Desc(d.type_adjectives, d.noun, d.noun_types, extra + d.others)
+        parts = _conjuncts(d.filter(context="subject"))
         return _Subject(conj(parts), d.noun)
 
     # -- zones of a condition
@@ -392,6 +397,8 @@ class _ToFacts(Transformer):
         if data in _ACTOR_KINDS:
             return self._condition(str(data), children[1], actor=children[0])
         if data in _CONSTANTS:
+            if data in ("it", "self_object"):
+                self.last_ref = Function(_CONSTANTS[data])
             return Function(_CONSTANTS[data])
         if data in _QUALIFIERS:
             return ("other", Function(_QUALIFIERS[data]))
@@ -423,11 +430,20 @@ class _ToFacts(Transformer):
             return Function("actor")  # the player who performed the event
         raise self._gap(meta, '"that player" names no player the trigger condition mentions')
 
+    def _antecedent(self, meta) -> Symbol:
+        """What "its" and "that creature's" name: the object the text named last, else the object
+        the trigger was judged on (its last known information, CR 608.2h)."""
+        if self.last_ref is not None:
+            return self.last_ref
+        if self.kinds:
+            return Function("trigger_object")
+        raise self._gap(meta, '"its" names no object the text mentions before it')
+
     def controller_of_it(self, meta, _):
-        return fn("controller_of", Function("trigger_object"))
+        return fn("controller_of", self._antecedent(meta))
 
     def owner_of_it(self, meta, _):
-        return fn("owner_of", Function("trigger_object"))
+        return fn("owner_of", self._antecedent(meta))
 
     # -- object references
     def target(self, meta, c):
@@ -450,8 +466,10 @@ class _ToFacts(Transformer):
 
     def that(self, meta, _):
         if "becomes_unattached" in self.kinds:
-            return Function("partner")  # the permanent it was attached to (CR 603.10c)
-        return Function("it")  # the object the trigger found where it went (CR 603.6)
+            self.last_ref = Function("partner")  # the permanent it was attached to (CR 603.10c)
+        else:
+            self.last_ref = Function("it")  # the object the trigger found where it went (CR 603.6)
+        return self.last_ref
 
     def any_target(self, meta, _):
         # CR 115.4: a creature, planeswalker or battle, or a player
@@ -961,7 +979,7 @@ def _header(card: CardText, notes: list[str], gaps: list) -> list[str]:
         out += [f"% {line}" for line in textwrap.wrap("Not modelled: " + "; ".join(notes) + ".", 90)]
     if gaps:
         out.append(f"% Not compiled: {len(gaps)} abilit{'y' if len(gaps) == 1 else 'ies'} "
-                   f"({GAP_MARKER} below): write {'it' if len(gaps) == 1 else 'them'} by hand.")
+                   f"(the lines below that open with '%!'): write {'it' if len(gaps) == 1 else 'them'} by hand.")
     return out
 
 
@@ -1010,5 +1028,4 @@ def compile_text(text: str, file: str = "<text>", *, partial: bool = False) -> C
 
 def find_gaps(text: str, file: str = "<card>") -> list[Location]:
     """Where a card file still holds an ability the compiler left to be written by hand."""
-    return [Location(file, n, line.index(GAP_MARKER) + 1)
-            for n, line in enumerate(text.splitlines(), 1) if GAP_MARKER in line]
+    return [Location(file, n, 1) for n, line in enumerate(text.splitlines(), 1) if line.startswith(GAP_MARKER)]

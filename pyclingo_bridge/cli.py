@@ -526,15 +526,14 @@ def card_compile(card_file: str | None, name: str | None, cost: str | None, type
     from .card_compiler import compile_text
     if card_file is not None and (name or type_line or lines or cost or pt):
         _bad_input("card compile: give CARD_FILE or --name/--type/--text, not both")
-    if card_file is not None:
-        source = prescan.read(Path(card_file), card_file, "the card", CardTextError)
-        label = card_file
-    elif name and type_line:
-        source = "\n".join([f"{name} {cost or ''}".strip(), type_line, *lines, *([pt] if pt else [])])
-        label = "<arguments>"
-    else:
+    if card_file is None and not (name and type_line):
         _bad_input("card compile: give CARD_FILE, or at least --name and --type")
+    label = card_file or "<arguments>"
     try:
+        if card_file is not None:
+            source = prescan.read(Path(card_file), card_file, "the card", CardTextError)
+        else:
+            source = "\n".join([f"{name} {cost or ''}".strip(), type_line, *lines, *([pt] if pt else [])])
         compiled = compile_text(source, label, partial=partial)
     except LookbackError as error:
         _bad_input(error)
