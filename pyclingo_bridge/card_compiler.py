@@ -201,13 +201,18 @@ AB = Function("__ab__")
 _SUBJECT_KINDS = ("enters", "leaves_battlefield", "phases_out", "phases_in", "becomes_unattached",
                   "control_gained_by_opponent", "countered", "loses_game")
 #: rules that stand for one constant: a player or object reference, a filter
-_CONSTANTS = {"subject_self": "self", "player_any": "player", "player_opponent": "opponent",
+_CONSTANTS = {"subject_self": "self", "subject_equipped": "equipped", "subject_enchanted": "enchanted", "player_any": "player", "player_opponent": "opponent",
               "player_you": "you", "you": "you", "each_player": "each_player",
               "each_opponent": "each_opponent", "self_object": "self", "it": "it", "self_pt": "self",
               "enchanted": "enchanted", "equipped": "equipped"}
 _QUALIFIERS = {"nontoken": "nontoken", "token": "token", "other": "other", "you_control": "you_control",
                "opponent_controls": "opponent_controls", "you_own": "you_own",
                "dealt_damage_this_turn": "dealt_damage_this_turn"}
+#: the trigger kinds that move their object out of its zone (events.lp, zone_change_kind/1; "enters"
+#: finds the object itself)
+_ZONE_CHANGE_KINDS = ("dies", "leaves_battlefield", "put_into_graveyard",
+                      "put_into_graveyard_not_from_battlefield", "sacrificed", "leaves_graveyard",
+                      "put_into_hand", "put_into_library", "countered")
 _ACTOR_KINDS = ("sacrificed", "control_lost", "control_gained", "planeswalked_away", "planeswalked_to")
 
 
@@ -229,6 +234,7 @@ class _ToFacts(Transformer):
         self.sacrifice_seen = False
         self.notes: list[str] = []
         self.last_ref: Symbol | None = None
+        self.self_moved = False
 
     # -- helpers
     def _target(self, zone: str, filt: Symbol) -> Symbol:
@@ -357,6 +363,8 @@ class _ToFacts(Transformer):
     # -- conditions: (kind, filter, actor)
     def _condition(self, kind: str, subject, extra=(), actor=None, public=False):
         self.kinds.append(kind)
+        if subject == Function("self") and kind in _ZONE_CHANGE_KINDS:
+            self.self_moved = True
         if isinstance(subject, _Subject):
             parts = _conjuncts(subject.filter)
             if public and subject.noun == "permanent":
@@ -397,6 +405,10 @@ class _ToFacts(Transformer):
         if data in _ACTOR_KINDS:
             return self._condition(str(data), children[1], actor=children[0])
         if data in _CONSTANTS:
+            if data == "self_object" and self.self_moved:
+                # CR 400.7e: a trigger on this object moving between zones finds the new object
+                # it became where it went, named by the card's name or "it" alike (CR 603.6)
+                data = "it"
             if data in ("it", "self_object"):
                 self.last_ref = Function(_CONSTANTS[data])
             return Function(_CONSTANTS[data])
@@ -520,6 +532,9 @@ class _ToFacts(Transformer):
     def lose_life(self, meta, c):
         return [fn("lose_life", c[0], self._amount(meta, c))]
 
+    def gain_life_you(self, meta, c):
+        return [fn("gain_life", Function("you"), Number(c[0]))]
+
     def gain_life_equal(self, meta, c):
         return [fn("gain_life", c[0], c[1])]
 
@@ -527,7 +542,22 @@ class _ToFacts(Transformer):
         return [fn("lose_life", c[0], c[1])]
 
     def deal_damage(self, meta, c):
-        return [fn("deal_damage", c[2], Number(c[1]))]
+        return [fn("deal_damage", c[-1], Number(c[-2]))]
+
+    def may_have_lose_life(self, meta, c):
+        return [fn("may", fn("lose_life", c[0], Number(c[1])))]
+
+    def subtype_noun(self, meta, c):
+        return ("noun", ("type", [fn("subtype", card_id(_text(c[0])))]))
+
+    def target_any_of(self, meta, c):
+        filters = [d.filter(context="target") for d in c]
+        if len({d.zone for d in c}) != 1:
+            raise self._gap(meta, "one target in different zones")
+        result = filters[-1]
+        for f in reversed(filters[:-1]):
+            result = fn("or", f, result)
+        return self._target(c[0].zone, result)
 
     def destroy(self, meta, c):
         return self._each("destroy", c[0])

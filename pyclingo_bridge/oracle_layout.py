@@ -219,7 +219,9 @@ def read_header(text: str, file: str) -> CardText | None:
     return CardText(file, name, type_piece, cost, abilities, pt)
 
 
-_KEYWORD_LINE = re.compile(r"^[A-Z][a-z]+(?: [a-z]+)?(?:, [a-z]+(?: [a-z]+)?)*$")
+# a line of keywords: "Flying, trample", "Echo {2}{B}", "Modular 1"
+_KEYWORD = r"[a-z]+(?: [a-z]+)?(?: (?:\{[^}]*\})+| \d+)?"
+_KEYWORD_LINE = re.compile(rf"^[A-Z]{_KEYWORD}(?:, {_KEYWORD})*$")
 
 
 def _continues(before: str, line: str) -> bool:
