@@ -55,3 +55,13 @@ def test_roundtrip_command_reports_the_share() -> None:
     assert "cards with Oracle text (100%) compile to their hand-written facts" in last, last
     assert "; 0 differ;" in last, last
     assert GAP_MARKER not in result.output
+
+
+def test_every_compiled_card_is_played_by_a_bundled_scenario() -> None:
+    """A card compiled from its Oracle text ships with a scenario that uses it (and whose
+    expectations are derived from the rules), as does each token definition it creates."""
+    scenarios = "\n".join(p.read_text(encoding="utf-8") for p in resources.bundled_scenarios())
+    compiled = [p.stem for p in CARDS if "by `lookback card compile`" in p.read_text(encoding="utf-8")]
+    assert len(compiled) >= 40
+    unplayed = [name for name in compiled if f", {name}, " not in scenarios]
+    assert unplayed == []
