@@ -22,10 +22,11 @@ import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from clingo import Function, Number, Symbol, SymbolType
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, VisitError
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, VisitError
 
 from .errors import Location
 from .oracle_layout import (CardText, CardTextError, Piece, card_id, cost_facts, pt_values, read_layout,
@@ -201,7 +202,8 @@ AB = Function("__ab__")
 _SUBJECT_KINDS = ("enters", "leaves_battlefield", "phases_out", "phases_in", "becomes_unattached",
                   "control_gained_by_opponent", "countered", "loses_game")
 #: rules that stand for one constant: a player or object reference, a filter
-_CONSTANTS = {"subject_self": "self", "subject_equipped": "equipped", "subject_enchanted": "enchanted", "player_any": "player", "player_opponent": "opponent",
+_CONSTANTS = {"subject_self": "self", "subject_equipped": "equipped", "subject_enchanted": "enchanted",
+              "player_any": "player", "player_opponent": "opponent",
               "player_you": "you", "you": "you", "each_player": "each_player",
               "each_opponent": "each_opponent", "self_object": "self", "it": "it", "self_pt": "self",
               "enchanted": "enchanted", "equipped": "equipped"}
@@ -214,10 +216,6 @@ _ZONE_CHANGE_KINDS = ("dies", "leaves_battlefield", "put_into_graveyard",
                       "put_into_graveyard_not_from_battlefield", "sacrificed", "leaves_graveyard",
                       "put_into_hand", "put_into_library", "countered")
 _ACTOR_KINDS = ("sacrificed", "control_lost", "control_gained", "planeswalked_away", "planeswalked_to")
-
-
-def _text(tok) -> str:
-    return str(tok)
 
 
 @v_args(meta=True)
@@ -269,36 +267,36 @@ class _ToFacts(Transformer):
     plural_desc = desc
 
     def non_type(self, meta, c):
-        return ("other", fn("non", fn("type", _text(c[0]))))
+        return ("other", fn("non", fn("type", str(c[0]))))
 
     def non_color(self, meta, c):
-        return ("other", fn("non", fn("color", _text(c[0]))))
+        return ("other", fn("non", fn("color", str(c[0]))))
 
     def non_subtype(self, meta, c):
-        return ("other", fn("non", fn("subtype", card_id(_text(c[0])))))
+        return ("other", fn("non", fn("subtype", card_id(str(c[0])))))
 
     def type_adj(self, meta, c):
-        return ("type_adj", fn("type", _text(c[0])))
+        return ("type_adj", fn("type", str(c[0])))
 
     def color(self, meta, c):
-        return ("other", fn("color", _text(c[0])))
+        return ("other", fn("color", str(c[0])))
 
     def subtype(self, meta, c):
-        return ("other", fn("subtype", card_id(_text(c[0]))))
+        return ("other", fn("subtype", card_id(str(c[0]))))
 
     def sep(self, meta, _):
         return ("sep", None)
 
     def type_noun(self, meta, c):
-        return ("noun", ("type", [fn("type", _text(c[0]))]))
+        return ("noun", ("type", [fn("type", str(c[0]))]))
 
     def plural_type(self, meta, c):
-        word = _text(c[0])
+        word = str(c[0])
         singular = "sorcery" if word == "sorceries" else word[:-1]
         return ("noun", ("type", [fn("type", singular)]))
 
     def type_card(self, meta, c):
-        return ("noun", ("card", [fn("type", _text(c[0]))]))
+        return ("noun", ("card", [fn("type", str(c[0]))]))
 
     def card_noun(self, meta, _):
         return ("noun", ("card", []))
@@ -499,7 +497,7 @@ class _ToFacts(Transformer):
 
     # -- amounts
     def count(self, meta, c):
-        word = _text(c[0])
+        word = str(c[0])
         return int(word) if word.isdigit() else _NUMBER_WORDS[word]
 
     def amount(self, meta, c):
@@ -548,7 +546,7 @@ class _ToFacts(Transformer):
         return [fn("may", fn("lose_life", c[0], Number(c[1])))]
 
     def subtype_noun(self, meta, c):
-        return ("noun", ("type", [fn("subtype", card_id(_text(c[0])))]))
+        return ("noun", ("type", [fn("subtype", card_id(str(c[0])))]))
 
     def target_any_of(self, meta, c):
         filters = [d.filter(context="target") for d in c]
@@ -622,7 +620,7 @@ class _ToFacts(Transformer):
         return [fn("discard", who, c[-1])]
 
     def put_counters(self, meta, c):
-        kind = "plus1" if _text(c[1]) == "+1/+1" else "minus1"
+        kind = "plus1" if str(c[1]) == "+1/+1" else "minus1"
         return [fn("put_counters", c[2], kind, c[0])]
 
     def gain_control(self, meta, c):
@@ -636,11 +634,11 @@ class _ToFacts(Transformer):
         return [fn("exchange_control", first, second)]
 
     def modify_pt_eot(self, meta, c):
-        dp, dt = _pt_change(_text(c[1]))
+        dp, dt = _pt_change(str(c[1]))
         return [fn("until_end_of_turn", fn("modify_pt", c[0], dp, dt))]
 
     def set_base_pt_eot(self, meta, c):
-        p, t = (int(x) for x in _text(c[1]).split("/"))
+        p, t = (int(x) for x in str(c[1]).split("/"))
         return [fn("until_end_of_turn", fn("set_base_pt", c[0], fn("pt", p, t)))]
 
     def may_wish(self, meta, c):
@@ -657,9 +655,9 @@ class _ToFacts(Transformer):
         return [fn("create_tokens", name, n)]
 
     def token_desc(self, meta, c):
-        pt = _text(c[0])
-        colors = sorted(_text(t) for t in c if isinstance(t, Token) and t.type == "COLOR")
-        subtypes = sorted(card_id(_text(t)) for t in c if isinstance(t, Token) and t.type == "SUBTYPE")
+        pt = str(c[0])
+        colors = sorted(str(t) for t in c if isinstance(t, Token) and t.type == "COLOR")
+        subtypes = sorted(card_id(str(t)) for t in c if isinstance(t, Token) and t.type == "SUBTYPE")
         return TokenSpec(pt, tuple(colors), tuple(subtypes))
 
     # -- sentences
@@ -721,7 +719,7 @@ class _ToFacts(Transformer):
         return self.spell(meta, c)
 
     def static_modify_pt(self, meta, c):
-        dp, dt = _pt_change(_text(c[1]))
+        dp, dt = _pt_change(str(c[1]))
         ability = Ability(facts=[("static", (AB, fn("modify_pt", c[0], dp, dt)))])
         ability.notes += [n for k in c[2:] if isinstance(k, Ability) for n in k.notes]
         return ability
@@ -734,7 +732,7 @@ class _ToFacts(Transformer):
         return []
 
     def static_humility(self, meta, c):
-        p, t = (int(x) for x in _text(c[1]).split("/"))
+        p, t = (int(x) for x in str(c[1]).split("/"))
         return Ability(facts=[("static", (AB, fn("lose_all_abilities", c[0]))),
                               ("static", (AB, fn("set_base_pt", c[0], fn("pt", p, t))))])
 
@@ -762,7 +760,7 @@ class _ToFacts(Transformer):
     def modular(self, meta, c):
         # CR 702.43a: "When this permanent is put into a graveyard from the battlefield, you may put
         # a +1/+1 counter on target artifact creature for each +1/+1 counter on this permanent."
-        n = int(_text(c[0]))
+        n = int(str(c[0]))
         return Ability(facts=[("trigger_on", (AB, Function("dies"), Function("self"))),
                               ("target_spec", (AB, 1, Function("battlefield"),
                                                fn("and", fn("type", "artifact"), fn("type", "creature")))),
@@ -791,9 +789,11 @@ class TokenSpec:
         return f"{self.pt} {' '.join(self.colors)} {' '.join(self.subtypes)} creature token".replace("  ", " ")
 
 
-class _Subject:
-    def __init__(self, filt: Symbol, noun: str):
-        self.filter, self.noun = filt, noun
+class _Subject(NamedTuple):
+    """The object of a trigger condition: its filter, and the noun that named it."""
+
+    filter: Symbol
+    noun: str
 
 
 def _conjuncts(f: Symbol) -> list[Symbol]:
@@ -831,7 +831,8 @@ class CardInfo:
     cid: str
     types: list[str]
     tokens: dict[TokenSpec, str]
-    current: Normalised = None  # type: ignore[assignment]
+    #: the ability being compiled (set before each one is parsed)
+    current: Normalised | None = None
 
     def token_named(self, spec: TokenSpec) -> str | None:
         return self.tokens.get(spec)
@@ -857,7 +858,7 @@ def _parse_ability(pieces: list[Piece], card: CardText, info: CardInfo) -> Abili
     try:
         tree = parser.parse(norm.text)
     except UnexpectedInput as exc:
-        raise _refusal(exc_position(exc, norm.text), None, norm, card, "not understood") from None
+        raise _refusal(_exc_position(exc, norm.text), None, norm, card, "not understood") from None
     try:
         return _ToFacts(info).transform(tree)
     except VisitError as exc:
@@ -867,7 +868,7 @@ def _parse_ability(pieces: list[Piece], card: CardText, info: CardInfo) -> Abili
         raise
 
 
-def exc_position(exc: UnexpectedInput, text: str) -> int:
+def _exc_position(exc: UnexpectedInput, text: str) -> int:
     if isinstance(exc, UnexpectedEOF):
         return len(text)
     return getattr(exc, "pos_in_stream", None) or 0

@@ -505,7 +505,8 @@ def card_group() -> None:
 @click.argument("card_file", required=False, type=click.Path(dir_okay=False))
 @click.option("--name", default=None, help="The card's name (instead of CARD_FILE).")
 @click.option("--cost", default=None, metavar="COST", help="Its mana cost, e.g. {1}{B}.")
-@click.option("--type", "type_line", default=None, metavar="TYPE_LINE", help="Its type line, e.g. 'Creature — Vampire'.")
+@click.option("--type", "type_line", default=None, metavar="TYPE_LINE",
+              help="Its type line, e.g. 'Creature — Vampire'.")
 @click.option("--pt", default=None, metavar="P/T", help="Its power/toughness, e.g. 0/1.")
 @click.option("--text", "lines", multiple=True, metavar="LINE",
               help="One line (ability) of its Oracle text (repeatable, in order).")

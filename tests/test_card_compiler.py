@@ -192,8 +192,8 @@ REFUSED = [
     ("When this creature enters, you gain 2 life for each player.", "you gain 2 life for each player"),
     ("Whenever this creature becomes tapped, you gain 1 life.", "becomes tapped"),
     ("When this creature enters, tap target creature.", "tap target creature"),
-    ("When this creature enters, create a 2/2 black Zombie creature token.",
-     "create a 2/2 black Zombie creature token"),
+    ("When this creature enters, create a 4/4 red Dragon creature token with flying.",
+     "create a 4/4 red Dragon creature token with flying"),
     ("When this creature enters, return target card to its owner's hand.", "target card"),
     ("Whenever a creature card is put into an opponent's library, you gain 1 life.", "an opponent's library"),
     ("When this creature enters, look at the top three cards of your library.", "look at the top three cards"),
@@ -224,7 +224,8 @@ def test_closest_template_is_a_template_of_the_grammar() -> None:
 
 
 def test_partial_leaves_gaps_that_are_found() -> None:
-    text = card("Flying\nAt the beginning of your upkeep, you gain 1 life.\nWhenever a creature dies, you gain 1 life.")
+    text = card("Flying\nAt the beginning of your upkeep, you gain 1 life.\n"
+                "Whenever a creature dies, you gain 1 life.")
     with pytest.raises(CardTextError):
         compile_text(text)
     compiled = compile_text(text, partial=True)
@@ -273,13 +274,15 @@ def test_cli_compiles_a_card_file_to_output(tmp_path) -> None:
     written = out.read_text(encoding="utf-8")
     assert written.startswith('% Soul Warden {W}\n% Creature — Human Cleric 1/1\n% Oracle: "Whenever another')
     assert "trigger_on(ab(soul_warden, 1), enters, and(type(creature), other))." in written
-    same = invoke("card", "compile", "--name", "Soul Warden", "--cost", "{W}", "--type", "Creature — Human Cleric",
+    same = invoke("card", "compile", "--name", "Soul Warden", "--cost", "{W}",
+                  "--type", "Creature — Human Cleric",
                   "--pt", "1/1", "--text", "Whenever another creature enters, you gain 1 life.")
     assert same.exit_code == 0 and same.output == written
 
 
 @pytest.mark.parametrize("args, message", [
-    (["card", "compile", "--name", "X", "--type", "Creature", "--text", "Whenever a creature attacks, you gain 1 life."],
+    (["card", "compile", "--name", "X", "--type", "Creature", "--text",
+      "Whenever a creature attacks, you gain 1 life."],
      '<arguments>:3:21: not understood: "attacks" (closest known template: '
      '"whenever a creature dies, you gain 1 life.")'),
     (["card", "compile", "no_such_card.txt"], "no_such_card.txt:1:1: cannot read the card: no such file"),

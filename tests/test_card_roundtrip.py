@@ -38,7 +38,8 @@ def test_no_bundled_card_holds_a_gap() -> None:
 def test_comparison_sees_a_wrong_fact_and_renames_abilities() -> None:
     hand = facts("trigger_on(ab(c, 1), dies, and(type(creature), other)). effect(ab(c, 1), gain_life(you, 1)).\n"
                  "effect(ab(c, 2), draw(you, 1)). trigger_on(ab(c, 2), enters, self).")
-    swapped = facts("trigger_on(ab(c, 2), dies, and(other, type(creature))). effect(ab(c, 2), gain_life(you, 1)).\n"
+    swapped = facts("trigger_on(ab(c, 2), dies, and(other, type(creature))).\n"
+                    "effect(ab(c, 2), gain_life(you, 1)).\n"
                     "effect(ab(c, 1), draw(you, 1)). trigger_on(ab(c, 1), enters, self).")
     assert compare(hand, swapped) == (set(), set())
     wrong = facts("trigger_on(ab(c, 2), dies, type(creature)). effect(ab(c, 2), gain_life(you, 1)).\n"
