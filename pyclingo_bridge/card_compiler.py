@@ -33,6 +33,8 @@ from .oracle_layout import (CardText, CardTextError, Piece, card_id, cost_facts,
                             type_facts)
 
 GRAMMAR = Path(__file__).with_name("oracle.lark")
+#: the longest ability text parsed (the longest Oracle abilities are about 600 characters)
+MAX_ABILITY = 1500
 #: opens the comment line of an ability the compiler left for the user to write (--partial)
 GAP_MARKER = "%! NOT COMPILED"
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
@@ -854,6 +856,10 @@ def _parse_ability(pieces: list[Piece], card: CardText, info: CardInfo) -> Abili
     info.current = norm
     if not norm.text:  # reminder text only ("({T}: Add {G}.)"): nothing to compile
         return Ability()
+    if len(norm.text) > MAX_ABILITY:  # the parser's time grows fast with the length
+        line, column = norm.place(0)
+        raise CardTextError(Location(card.file, line, column),
+                            f"an ability longer than {MAX_ABILITY} characters is not an Oracle template")
     parser = _parser()
     try:
         tree = parser.parse(norm.text)

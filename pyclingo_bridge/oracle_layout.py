@@ -149,13 +149,16 @@ def type_facts(card: CardText) -> tuple[list[str], list[str], bool]:
 
 
 def pt_values(card: CardText) -> tuple[int, int] | None:
-    """The printed power and toughness (a '*' is 0, CR 208.2)."""
+    """The printed power and toughness (CR 208.1)."""
     if card.pt is None:
         return None
     match = _PT.match(card.pt.text.strip())
     if match is None:
         raise CardTextError(card.where(card.pt), f"not a power/toughness: {card.pt.text.strip()!r}")
-    return tuple(0 if v == "*" else int(v) for v in (match["p"], match["t"]))  # type: ignore[return-value]
+    if "*" in card.pt.text:
+        raise CardTextError(card.where(card.pt), "a power or toughness of * is defined by a characteristic-"
+                                                 "defining ability (CR 208.2a), which asp/ does not model")
+    return int(match["p"]), int(match["t"])
 
 
 # - the header of a bundled card file ---------------------------------------------------------

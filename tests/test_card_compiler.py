@@ -292,6 +292,11 @@ def test_cli_compiles_a_card_file_to_output(tmp_path) -> None:
      "<arguments>:2:1: unknown card type 'Creture' (known: artifact, battle, conspiracy, creature, dungeon, "
      "enchantment, instant, kindred, land, phenomenon, plane, planeswalker, scheme, sorcery, tribal, vanguard)"),
     (["card", "compile"], "card compile: give CARD_FILE, or at least --name and --type"),
+    (["card", "compile", "--name", "X", "--type", "Creature — Elf", "--pt", "*/*"],
+     "<arguments>:3:1: a power or toughness of * is defined by a characteristic-defining ability "
+     "(CR 208.2a), which asp/ does not model"),
+    (["card", "compile", "--name", "X", "--type", "Instant", "--text", "Destroy target " + "nonblack, " * 200],
+     "<arguments>:3:1: an ability longer than 1500 characters is not an Oracle template"),
 ])
 def test_cli_refuses_with_one_line_and_exit_2(args, message) -> None:
     result = invoke(*args)
