@@ -510,8 +510,8 @@ class _ToFacts(Transformer):
 
     def quantity_that(self, meta, c):
         which = "toughness_of" if "toughness" in _source(meta, self.card) else "power_of"
-        ref = "sacrificed" if self.sacrifice_seen else "trigger_object"
-        return fn(which, Function(ref))
+        ref = Function("sacrificed") if self.sacrifice_seen else self._antecedent(meta)
+        return fn(which, ref)
 
     def quantity_self(self, meta, c):
         which = "toughness_of" if "toughness" in _source(meta, self.card) else "power_of"

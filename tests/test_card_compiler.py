@@ -171,6 +171,16 @@ def test_reminder_text_and_unmodelled_keywords_are_named_not_compiled() -> None:
     assert "printed_ability" not in compiled.text
 
 
+def test_its_names_the_object_named_last() -> None:
+    """Swords to Plowshares: "its controller" and "its power" are the exiled creature's, known by
+    its last known information once it is gone (CR 608.2h)."""
+    got = facts("Exile target creature. Its controller gains life equal to its power.", name="Swords to Plowshares",
+                cost="{W}", types="Instant", pt=None)
+    ab = "ab(swords_to_plowshares, 1)"
+    assert {f"effect({ab}, exile(target(1))).",
+            f"effect({ab}, gain_life(controller_of(target(1)), power_of(target(1))))."} <= got
+
+
 def test_spell_text_is_a_spell_ability() -> None:
     got = facts("Destroy all artifacts, creatures, and enchantments.", name="Akroma's Vengeance",
                 cost="{4}{W}{W}", types="Sorcery", pt=None)
