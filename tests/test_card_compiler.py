@@ -326,3 +326,57 @@ def test_cli_partial_writes_the_card_and_names_the_gaps() -> None:
     assert lines[1:3] == ["<arguments>: not modelled: flying", "<arguments>: not modelled: trample"]
     assert "effect(ab(blood_tyrant, 2), put_counters(self, plus1, 5))." in lines
     assert sum(line.startswith(GAP_MARKER) for line in lines) == 1
+
+
+# - mutants of real Oracle texts: a card or one clear refusal, never another error ------------------
+
+def _mutants(count: int, seed: int) -> list[str]:
+    """Seeded mutants of the bundled cards' Oracle texts: words dropped, doubled, swapped or garbled."""
+    import random
+
+    from pyclingo_bridge import resources
+    from pyclingo_bridge.oracle_layout import read_header
+    rng = random.Random(seed)
+    texts = []
+    for path in sorted((resources.asp_dir() / "cards").glob("*.lp")):
+        header = read_header(path.read_text(encoding="utf-8"), path.name)
+        if header is not None and header.lines:
+            texts.append([p.text for p in header.lines])
+    mutants = []
+    for _ in range(count):
+        lines = list(rng.choice(texts))
+        i = rng.randrange(len(lines))
+        words = lines[i].split()
+        j = rng.randrange(len(words))
+        kind = rng.choice(["drop", "double", "swap", "garble", "punct"])
+        if kind == "drop":
+            del words[j]
+        elif kind == "double":
+            words.insert(j, words[j])
+        elif kind == "swap":
+            k = rng.randrange(len(words))
+            words[j], words[k] = words[k], words[j]
+        elif kind == "garble":
+            words[j] = "".join(rng.sample(words[j], len(words[j])))
+        else:
+            words[j] += rng.choice([",", ".", " —", " (", ")", ":", '"', "•"])
+        lines[i] = " ".join(words)
+        mutants.append(card("\n".join(lines)))
+    return mutants
+
+
+def _compile_mutants(mutants: list[str]) -> None:
+    for text in mutants:
+        try:
+            compile_text(text, "mutant.txt")
+        except CardTextError as error:
+            assert str(error).startswith("mutant.txt:") and "\n" not in str(error), str(error)
+
+
+def test_mutants_compile_or_are_refused_in_one_line() -> None:
+    _compile_mutants(_mutants(12, seed=23))
+
+
+@pytest.mark.slow
+def test_many_mutants_compile_or_are_refused_in_one_line() -> None:
+    _compile_mutants(_mutants(300, seed=2301))
