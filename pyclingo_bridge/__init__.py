@@ -15,6 +15,7 @@ from .decode import AnswerSet, decode
 
 _EXPORTS = {
     "Run": "engine", "solve": "engine",
+    "CardTextError": "oracle_layout", "compile_text": "card_compiler",
     "DecodeError": "errors", "EncodingError": "errors", "HorizonError": "errors",
     "LookbackError": "errors", "ScenarioError": "errors",
     "Verdict": "expect", "evaluate": "expect",
@@ -23,8 +24,8 @@ _EXPORTS = {
 
 # written out (not computed from _EXPORTS) so that linters see the two imports above as exports;
 # tests/test_bridge_api.py checks that it names exactly _EXPORTS and those two
-__all__ = ["AnswerSet", "DecodeError", "EncodingError", "HorizonError", "LookbackError", "Run", "Scenario",
-           "ScenarioError", "Verdict", "decode", "evaluate", "load_scenario", "solve"]
+__all__ = ["AnswerSet", "CardTextError", "DecodeError", "EncodingError", "HorizonError", "LookbackError", "Run",
+           "Scenario", "ScenarioError", "Verdict", "compile_text", "decode", "evaluate", "load_scenario", "solve"]
 
 
 def __getattr__(name: str) -> object:

@@ -23,6 +23,7 @@ from .expect import FAIL, SKIP, evaluate
 from .provenance import DEFAULT_DEPTH
 from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .render import json_report, text_report
+from .oracle_layout import CardTextError
 from .run_errors import run_error
 from .scenario import load_scenario
 from .vocabulary import vocabulary
@@ -493,6 +494,76 @@ def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage
             _bad_input(f"{output}: {error.strerror or error}")
         click.echo(render(report) + f"counterexample written to {output}", err=False)
     sys.exit(EXIT_FAILED)
+
+
+@main.group("card")
+def card_group() -> None:
+    """Card definitions: compile one from its Oracle text, check the bundled ones."""
+
+
+@card_group.command("compile")
+@click.argument("card_file", required=False, type=click.Path(dir_okay=False))
+@click.option("--name", default=None, help="The card's name (instead of CARD_FILE).")
+@click.option("--cost", default=None, metavar="COST", help="Its mana cost, e.g. {1}{B}.")
+@click.option("--type", "type_line", default=None, metavar="TYPE_LINE",
+              help="Its type line, e.g. 'Creature — Vampire'.")
+@click.option("--pt", default=None, metavar="P/T", help="Its power/toughness, e.g. 0/1.")
+@click.option("--text", "lines", multiple=True, metavar="LINE",
+              help="One line (ability) of its Oracle text (repeatable, in order).")
+@click.option("--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Write the card file here instead of to stdout.")
+@click.option("--partial", is_flag=True,
+              help="Write the card even if some abilities are not understood: each is left as a "
+                   "'%! NOT COMPILED' comment to be written by hand.")
+def card_compile(card_file: str | None, name: str | None, cost: str | None, type_line: str | None,
+                 pt: str | None, lines: tuple[str, ...], output: str | None, partial: bool) -> None:
+    """Compile a card's Oracle text into its card facts (asp/cards/ format).
+
+    CARD_FILE is a card in the layout of Oracle cards: the name and mana cost, the type line, one
+    line per ability, the power/toughness. Or give the same with --name, --cost, --type, --text,
+    --pt. Text the grammar does not cover is refused (exit 2) with its place and the closest
+    template known, unless --partial.
+    """
+    from .card_compiler import compile_text
+    if card_file is not None and (name or type_line or lines or cost or pt):
+        _bad_input("card compile: give CARD_FILE or --name/--type/--text, not both")
+    if card_file is None and not (name and type_line):
+        _bad_input("card compile: give CARD_FILE, or at least --name and --type")
+    label = card_file or "<arguments>"
+    try:
+        if card_file is not None:
+            source = prescan.read(Path(card_file), card_file, "the card", CardTextError)
+        else:
+            source = "\n".join([f"{name} {cost or ''}".strip(), type_line, *lines, *([pt] if pt else [])])
+        compiled = compile_text(source, label, partial=partial)
+    except LookbackError as error:
+        _bad_input(error)
+    for location, message in compiled.gaps:
+        click.echo(f"{location}: left for writing by hand: {message}", err=True)
+    for note in compiled.notes:
+        click.echo(f"{label}: not modelled: {note}", err=True)
+    if output is None:
+        click.echo(compiled.text, nl=False)
+    else:
+        try:
+            Path(output).write_text(compiled.text, encoding="utf-8")
+        except OSError as exc:
+            _bad_input(f"{output}: cannot write: {exc.strerror or exc}")
+
+
+@card_group.command("roundtrip")
+@click.option("--all", "show_all", is_flag=True, help="List every card, not only those that differ.")
+def card_roundtrip(show_all: bool) -> None:
+    """Compile every bundled card from its Oracle text and compare it with its hand-written facts.
+
+    Exit 1 if a card differs."""
+    from .card_roundtrip import SAME, DIFFERS, bundled_round_trip, summary
+    results = bundled_round_trip()
+    for result in results:
+        if show_all or result.status != SAME:
+            click.echo(str(result))
+    click.echo(summary(results))
+    sys.exit(EXIT_FAILED if any(r.status == DIFFERS for r in results) else EXIT_OK)
 
 
 @main.command()

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from .errors import Location, ScenarioError
+from .errors import Location, LookbackError, ScenarioError
 
 #: the largest scenario file read (a scenario is a few kilobytes of facts)
 MAX_BYTES = 1 << 20
@@ -91,17 +91,19 @@ def find_includes(path: str, text: str) -> list[Include]:
     return found
 
 
-def read(path: Path, name: str) -> str:
-    """The text of a scenario file (called name in messages): a regular UTF-8 file of at most MAX_BYTES."""
+def read(path: Path, name: str, what: str = "the scenario", error: type[LookbackError] = ScenarioError) -> str:
+    """The text of a scenario file (called name in messages): a regular UTF-8 file of at most MAX_BYTES.
+    Other untrusted files (a card's Oracle text) are read the same way: `what` names them, `error`
+    is the error raised."""
     try:
         if not path.is_file():
-            what = "no such file" if not path.exists() else "not a regular file"
-            raise ScenarioError(Location(name), f"cannot read the scenario: {what}")
+            why = "no such file" if not path.exists() else "not a regular file"
+            raise error(Location(name), f"cannot read {what}: {why}")
         if path.stat().st_size > MAX_BYTES:
-            raise ScenarioError(Location(name), f"cannot read the scenario: it is larger than {MAX_BYTES} bytes")
+            raise error(Location(name), f"cannot read {what}: it is larger than {MAX_BYTES} bytes")
         return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(Location(name), f"cannot read the scenario: {getattr(exc, 'strerror', None) or exc}") from None
+        raise error(Location(name), f"cannot read {what}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def check_text(path: str, text: str) -> None:

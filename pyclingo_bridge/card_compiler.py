@@ -1,0 +1,1068 @@
+"""Compile a card's Oracle text into the card facts of asp/cards/ (the card vocabulary).
+
+Each ability line is parsed with the grammar `oracle.lark` (Lark, Earley) and
+the parse tree is turned into facts: printed_ability/2, trigger_on/3,
+trigger_actor/2, functions_from/2, target_spec/4, distinct_targets/3,
+effect/2, spell_ability/1, static/2, printed_keyword/2. What the grammar does
+not cover is never guessed: compile_card raises a CardTextError naming the
+span it did not understand (file:line:col), with the closest template the
+grammar knows; with partial=True the ability is left as a gap comment
+(GAP_MARKER) that find_gaps() reports until it is written by hand.
+
+Parts the grammar understands but the engine does not model (keywords such as
+flying, activated abilities) are not silently dropped either: the card's
+header lists them after "Not modelled:", as the hand-written cards do.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import textwrap
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import NamedTuple
+
+from clingo import Function, Number, Symbol, SymbolType
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedEOF, UnexpectedInput, VisitError
+
+from .errors import Location
+from .oracle_layout import (CardText, CardTextError, Piece, card_id, cost_facts, pt_values, read_layout,
+                            type_facts)
+
+GRAMMAR = Path(__file__).with_name("oracle.lark")
+#: the longest ability text parsed (the longest Oracle abilities are about 600 characters)
+MAX_ABILITY = 1500
+#: opens the comment line of an ability the compiler left for the user to write (--partial)
+GAP_MARKER = "%! NOT COMPILED"
+_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+                 "eight": 8, "nine": 9, "ten": 10}
+
+
+SUBTYPES = Path(__file__).with_name("subtypes.txt")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    """The grammar, with its terminal SUBTYPE defined as the subtypes of CR 205.3 (subtypes.txt)."""
+    words = [w for w in SUBTYPES.read_text(encoding="utf-8").splitlines() if w and not w.startswith("#")]
+    subtype = "SUBTYPE: " + " | ".join(f'"{w}"' for w in sorted(words, key=len, reverse=True))
+    grammar = GRAMMAR.read_text(encoding="utf-8").replace("%declare SUBTYPE", subtype)
+    return Lark(grammar, parser="earley", lexer="dynamic", propagate_positions=True, ambiguity="resolve")
+
+
+@lru_cache(maxsize=1)
+def templates() -> tuple[str, ...]:
+    """The templates the grammar lists (its '//>' lines), for naming the closest one."""
+    return tuple(line[3:].strip() for line in GRAMMAR.read_text(encoding="utf-8").splitlines()
+                 if line.startswith("//>"))
+
+
+def closest_template(*phrases: str) -> str:
+    """The grammar's template most like one of `phrases` (difflib's ratio on the lower-cased text)."""
+    def score(template: str) -> tuple[float, str]:
+        return max(difflib.SequenceMatcher(None, p.lower(), template).ratio() for p in phrases), template
+    return max(templates(), key=score)
+
+
+# - normalising one ability's text --------------------------------------------------------------
+
+@dataclass
+class Normalised:
+    """An ability's text as the grammar reads it, and for each of its characters the line and the
+    columns (first, last) of the input it came from ('~' stands for a whole name)."""
+
+    text: str
+    places: list[tuple[int, int, int]]
+    pieces: list[Piece]
+
+    def place(self, index: int) -> tuple[int, int]:
+        line, column, _ = self.places[min(max(index, 0), len(self.places) - 1)]
+        return line, column
+
+    def original(self, start: int, end: int) -> str:
+        """The input text that the normalised text[start:end] came from."""
+        if end <= start:
+            return ""
+        first, last = self.places[start], self.places[end - 1]
+        out = []
+        for piece in self.pieces:
+            if not first[0] <= piece.line <= last[0]:
+                continue
+            lo = first[1] - piece.column if piece.line == first[0] else 0
+            hi = last[2] - piece.column + 1 if piece.line == last[0] else len(piece.text)
+            out.append(piece.text[lo:hi].strip())
+        return " ".join(out)
+
+
+def normalise(pieces: list[Piece], names: list[str]) -> Normalised:
+    """Lower case; reminder text (in parentheses) removed; runs of white space one space; the
+    card's names written '~' (CR 201.5, 201.5c); typographic quotes and minus signs plain."""
+    chars: list[tuple[str, tuple[int, int, int]]] = []
+    for piece in pieces:
+        if chars:
+            chars.append((" ", (piece.line, piece.column, piece.column)))
+        depth = 0
+        for i, ch in enumerate(piece.text):
+            place = (piece.line, piece.column + i, piece.column + i)
+            if ch == "(":
+                depth += 1
+            elif ch == ")" and depth:
+                depth -= 1
+            elif not depth:
+                ch = {"’": "'", "‘": "'", "“": '"', "”": '"', "−": "-", "–": "-"}.get(ch, ch)
+                chars.append((ch.lower(), place))
+    out: list[tuple[str, tuple[int, int, int]]] = []
+    for ch, place in chars:
+        if ch.isspace():
+            if out and out[-1][0] != " ":
+                out.append((" ", place))
+        elif ch in ".,:" and out and out[-1][0] == " ":  # "exile it ." after removed reminder text
+            out[-1] = (ch, place)
+        else:
+            out.append((ch, place))
+    while out and out[-1][0] == " ":
+        out.pop()
+    text = "".join(c for c, _ in out)
+    places = [p for _, p in out]
+    for name in sorted({n.lower() for n in names if n}, key=len, reverse=True):
+        pattern = re.compile(re.escape(name) + r"(?![a-z])")
+        while match := pattern.search(text):
+            line, first, _ = places[match.start()]
+            last = places[match.end() - 1][2]
+            text = text[:match.start()] + "~" + text[match.end():]
+            places = places[:match.start()] + [(line, first, last)] + places[match.end():]
+    return Normalised(text, places, pieces)
+
+
+# - facts -----------------------------------------------------------------------------------------
+
+def fn(name: str, *args: Symbol | str | int) -> Symbol:
+    """A clingo term; str arguments are constants, ints numbers."""
+    return Function(name, [Function(a) if isinstance(a, str) else Number(a) if isinstance(a, int) else a
+                           for a in args])
+
+
+def conj(parts: list[Symbol]) -> Symbol:
+    """and(F1, and(F2, ...)) of the parts (duplicates dropped), `any` for none."""
+    unique: list[Symbol] = []
+    for p in parts:
+        if p not in unique:
+            unique.append(p)
+    if not unique:
+        return Function("any")
+    result = unique[-1]
+    for p in reversed(unique[:-1]):
+        result = fn("and", p, result)
+    return result
+
+
+@dataclass
+class Desc:
+    """A description of objects: 'another nontoken creature you control'."""
+
+    type_adjectives: list[Symbol] = field(default_factory=list)
+    noun: str = "any"            # type | card | permanent | spell
+    noun_types: list[Symbol] = field(default_factory=list)
+    others: list[Symbol] = field(default_factory=list)
+
+    def filter(self, *, context: str) -> Symbol:
+        """The filter term (filters.lp); context 'subject' (a trigger's object), 'target' or 'all'."""
+        parts = [*self.type_adjectives, *self.noun_types]
+        if self.noun == "spell" and context == "subject":
+            parts.append(fn("in_zone", "stack"))
+        return conj(parts + self.others)
+
+    @property
+    def zone(self) -> str:
+        return {"spell": "stack", "card": "graveyard"}.get(self.noun, "battlefield")
+
+
+class Gap(Exception):
+    """Part of an ability the grammar parsed but the card vocabulary cannot say; start/end are
+    offsets in the normalised text."""
+
+    def __init__(self, start: int, end: int, message: str):
+        super().__init__(message)
+        self.start, self.end, self.message = start, end, message
+
+
+@dataclass
+class Ability:
+    """The facts of one ability, with `AB` standing for its name until it is numbered."""
+
+    facts: list[tuple[str, tuple]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    keyword: str | None = None
+    granted: "Ability | None" = None
+
+
+AB = Function("__ab__")
+#: trigger kinds (events.lp) whose condition is "[object] [event]", and "[player] [event] [object]"
+_SUBJECT_KINDS = ("enters", "leaves_battlefield", "phases_out", "phases_in", "becomes_unattached",
+                  "control_gained_by_opponent", "countered", "loses_game")
+#: rules that stand for one constant: a player or object reference, a filter
+_CONSTANTS = {"subject_self": "self", "subject_equipped": "equipped", "subject_enchanted": "enchanted",
+              "player_any": "player", "player_opponent": "opponent",
+              "player_you": "you", "you": "you", "each_player": "each_player",
+              "each_opponent": "each_opponent", "self_object": "self", "it": "it", "self_pt": "self",
+              "enchanted": "enchanted", "equipped": "equipped"}
+_QUALIFIERS = {"nontoken": "nontoken", "token": "token", "other": "other", "you_control": "you_control",
+               "opponent_controls": "opponent_controls", "you_own": "you_own",
+               "dealt_damage_this_turn": "dealt_damage_this_turn"}
+#: the trigger kinds that move their object out of its zone (events.lp, zone_change_kind/1; "enters"
+#: finds the object itself)
+_ZONE_CHANGE_KINDS = ("dies", "leaves_battlefield", "put_into_graveyard",
+                      "put_into_graveyard_not_from_battlefield", "sacrificed", "leaves_graveyard",
+                      "put_into_hand", "put_into_library", "countered")
+_ACTOR_KINDS = ("sacrificed", "control_lost", "control_gained", "planeswalked_away", "planeswalked_to")
+
+
+@v_args(meta=True)
+class _ToFacts(Transformer):
+    """The parse tree of one ability to its facts. One instance per ability: it remembers what
+    the text has said so far (the trigger's events, a sacrificed creature) for 'that ...'."""
+
+    def __init__(self, card: "CardInfo"):
+        super().__init__()
+        self.card = card
+        self.targets: list[tuple[int, str, Symbol]] = []
+        self.distinct: list[tuple[int, int]] = []
+        self.kinds: list[str] = []
+        self.sacrifice_seen = False
+        self.notes: list[str] = []
+        self.last_ref: Symbol | None = None
+        self.self_moved = False
+
+    # -- helpers
+    def _target(self, zone: str, filt: Symbol) -> Symbol:
+        k = max((t[0] for t in self.targets), default=0) + 1
+        self.targets.append((k, zone, filt))
+        if zone != "player":
+            self.last_ref = fn("target", k)
+        return fn("target", k)
+
+    @staticmethod
+    def _gap(meta, message: str) -> Gap:
+        return Gap(meta.start_pos, meta.end_pos, message)
+
+    # -- descriptions
+    def desc(self, meta, items):
+        d = Desc()
+        for item in items:
+            kind, value = item
+            if kind == "type_adj":
+                d.type_adjectives.append(value)
+            elif kind == "noun":
+                d.noun, d.noun_types = value
+            elif kind == "token_noun":  # "creature tokens": permanents that are tokens
+                d.noun = "permanent"
+                d.others.append(Function("token"))
+            elif kind == "cast":  # "a spell you've cast": its caster controls it (CR 601.2a), cast (707.10)
+                d.others += [Function("you_control"), Function("cast")]
+            elif kind != "sep":
+                d.others.append(value)
+        return d
+
+    plural_desc = desc
+
+    def non_type(self, meta, c):
+        return ("other", fn("non", fn("type", str(c[0]))))
+
+    def non_color(self, meta, c):
+        return ("other", fn("non", fn("color", str(c[0]))))
+
+    def non_subtype(self, meta, c):
+        return ("other", fn("non", fn("subtype", card_id(str(c[0])))))
+
+    def type_adj(self, meta, c):
+        return ("type_adj", fn("type", str(c[0])))
+
+    def color(self, meta, c):
+        return ("other", fn("color", str(c[0])))
+
+    def subtype(self, meta, c):
+        return ("other", fn("subtype", card_id(str(c[0]))))
+
+    def sep(self, meta, _):
+        return ("sep", None)
+
+    def type_noun(self, meta, c):
+        return ("noun", ("type", [fn("type", str(c[0]))]))
+
+    def plural_type(self, meta, c):
+        word = str(c[0])
+        singular = "sorcery" if word == "sorceries" else word[:-1]
+        return ("noun", ("type", [fn("type", singular)]))
+
+    def type_card(self, meta, c):
+        return ("noun", ("card", [fn("type", str(c[0]))]))
+
+    def card_noun(self, meta, _):
+        return ("noun", ("card", []))
+
+    def permanent_noun(self, meta, _):
+        return ("noun", ("permanent", []))
+
+    def token_noun(self, meta, _):
+        return ("token_noun", None)
+
+    def spell_noun(self, meta, _):
+        return ("noun", ("spell", []))
+
+    def not_you_control(self, meta, _):
+        return ("other", fn("non", Function("you_control")))
+
+    def you_cast(self, meta, _):
+        return ("cast", None)
+
+    # -- trigger subjects: (filter, from-battlefield implied?)
+    def self_ref(self, meta, _):
+        return "self"
+
+    def subject_self_or_other(self, meta, c):
+        # "~ or another creature": any such creature, this one included
+        return self._subject(c[1], [])
+
+    def subject_other(self, meta, c):
+        return self._subject(c[0], [Function("other")])
+
+    def subject_a(self, meta, c):
+        return self._subject(c[0], [])
+
+    def _subject(self, d: Desc, extra: list[Symbol]) -> Symbol:
+        # "another" is read first, as written: "another nontoken creature" is other, then nontoken
+        d = Desc(d.type_adjectives, d.noun, d.noun_types, extra + d.others)
+        parts = _conjuncts(d.filter(context="subject"))
+        return _Subject(conj(parts), d.noun)
+
+    # -- zones of a condition
+    def any_zone(self, meta, _):
+        return []
+
+    def your_zone(self, meta, _):
+        return [Function("you_own")]
+
+    def opponent_zone(self, meta, _):
+        return [fn("non", Function("you_own"))]
+
+    def from_battlefield(self, meta, _):
+        return "from_battlefield"
+
+    def actor_you(self, meta, _):
+        return "you"
+
+    def actor_opponent(self, meta, _):
+        return "opponent"
+
+    def actor_any(self, meta, _):
+        return None
+
+    # -- conditions: (kind, filter, actor)
+    def _condition(self, kind: str, subject, extra=(), actor=None, public=False):
+        self.kinds.append(kind)
+        if subject == Function("self") and kind in _ZONE_CHANGE_KINDS:
+            self.self_moved = True
+        if isinstance(subject, _Subject):
+            parts = _conjuncts(subject.filter)
+            if public and subject.noun == "permanent":
+                parts.append(fn("in_zone", "battlefield"))
+            filt = conj(parts + list(extra))
+        else:
+            filt = conj(_conjuncts(subject) + list(extra)) if extra else subject
+        return ("condition", kind, filt, actor)
+
+    def dies(self, meta, c):
+        return self._condition("dies", c[0], c[1] if len(c) > 1 else ())
+
+    def put_into_graveyard(self, meta, c):
+        return self._condition("put_into_graveyard", c[0], c[1])
+
+    def put_into_graveyard_not_from_battlefield(self, meta, c):
+        return self._condition("put_into_graveyard_not_from_battlefield", c[0], c[1])
+
+    def leaves_graveyard(self, meta, c):
+        return self._condition("leaves_graveyard", c[0], c[1])
+
+    def _hand_or_library(self, kind: str, c):
+        extra = list(c[1])
+        if "from_battlefield" in c[2:]:
+            extra.append(fn("in_zone", "battlefield"))
+        return self._condition(kind, c[0], extra, public=True)
+
+    def put_into_hand(self, meta, c):
+        return self._hand_or_library("put_into_hand", c)
+
+    def put_into_library(self, meta, c):
+        return self._hand_or_library("put_into_library", c)
+
+    def __default__(self, data, children, meta):
+        """The trigger conditions that name only their object (and the player who acts)."""
+        if data in _SUBJECT_KINDS:
+            return self._condition(str(data), children[0])
+        if data in _ACTOR_KINDS:
+            return self._condition(str(data), children[1], actor=children[0])
+        if data in _CONSTANTS:
+            if data == "self_object" and self.self_moved:
+                # CR 400.7e: a trigger on this object moving between zones finds the new object
+                # it became where it went, named by the card's name or "it" alike (CR 603.6)
+                data = "it"
+            if data in ("it", "self_object"):
+                self.last_ref = Function(_CONSTANTS[data])
+            return Function(_CONSTANTS[data])
+        if data in _QUALIFIERS:
+            return ("other", Function(_QUALIFIERS[data]))
+        return super().__default__(data, children, meta)
+
+    def haunted_dies(self, meta, c):
+        self.kinds.append("dies")
+        return ("condition", "dies", Function("haunted_by_source"), None)
+
+    def conditions(self, meta, c):
+        return [x for x in c if isinstance(x, tuple)]
+
+    def trigger_word(self, meta, _):
+        return None
+
+    # -- players
+    def target_player(self, meta, _):
+        return self._target("player", Function("player"))
+
+    def target_opponent(self, meta, _):
+        return self._target("player", Function("opponent"))
+
+    def that_player(self, meta, _):
+        if any(k in ("put_into_hand", "put_into_library") for k in self.kinds):
+            # the player whose hand or library it went to: its owner's (CR 400.3)
+            return fn("owner_of", Function("trigger_object"))
+        if any(k in ("sacrificed", "control_lost", "control_gained", "control_gained_by_opponent",
+                     "planeswalked_away", "planeswalked_to") for k in self.kinds):
+            return Function("actor")  # the player who performed the event
+        raise self._gap(meta, '"that player" names no player the trigger condition mentions')
+
+    def _antecedent(self, meta) -> Symbol:
+        """What "its" and "that creature's" name: the object the text named last, else the object
+        the trigger was judged on (its last known information, CR 608.2h)."""
+        if self.last_ref is not None:
+            return self.last_ref
+        if self.kinds:
+            return Function("trigger_object")
+        raise self._gap(meta, '"its" names no object the text mentions before it')
+
+    def controller_of_it(self, meta, _):
+        return fn("controller_of", self._antecedent(meta))
+
+    def owner_of_it(self, meta, _):
+        return fn("owner_of", self._antecedent(meta))
+
+    # -- object references
+    def target(self, meta, c):
+        d: Desc = c[0]
+        zone = d.zone
+        others = list(d.others)
+        if len(c) > 1 and isinstance(c[1], list):
+            zone = "graveyard"
+            others += c[1]
+        elif d.noun == "card":
+            raise self._gap(meta, "a target card needs its zone (\"from your graveyard\")")
+        filt = Desc(d.type_adjectives, d.noun, d.noun_types, others).filter(context="target")
+        return self._target(zone, filt)
+
+    def two_targets(self, meta, c):
+        first = self.target(meta, c)
+        second = self.target(meta, c)
+        self.distinct.append((first.arguments[0].number, second.arguments[0].number))
+        return ("two", first, second)
+
+    def that(self, meta, _):
+        if "becomes_unattached" in self.kinds:
+            self.last_ref = Function("partner")  # the permanent it was attached to (CR 603.10c)
+        else:
+            self.last_ref = Function("it")  # the object the trigger found where it went (CR 603.6)
+        return self.last_ref
+
+    def any_target(self, meta, _):
+        # CR 115.4: a creature, planeswalker or battle, or a player
+        k = max((t[0] for t in self.targets), default=0) + 1
+        self.targets.append((k, "battlefield", fn("or", fn("type", "creature"),
+                                                  fn("or", fn("type", "planeswalker"), fn("type", "battle")))))
+        self.targets.append((k, "player", Function("player")))
+        return fn("target", k)
+
+    def damage_recipient(self, meta, c):
+        return c[0]
+
+    def all_matching(self, meta, c):
+        return c[-1].filter(context="all")
+
+    # -- amounts
+    def count(self, meta, c):
+        word = str(c[0])
+        return int(word) if word.isdigit() else _NUMBER_WORDS[word]
+
+    def amount(self, meta, c):
+        return c[0]
+
+    def for_each_player(self, meta, _):
+        return "player_count"
+
+    def quantity_that(self, meta, c):
+        which = "toughness_of" if "toughness" in _source(meta, self.card) else "power_of"
+        ref = Function("sacrificed") if self.sacrifice_seen else self._antecedent(meta)
+        return fn(which, ref)
+
+    def quantity_self(self, meta, c):
+        which = "toughness_of" if "toughness" in _source(meta, self.card) else "power_of"
+        return fn(which, Function("self"))
+
+    def _amount(self, meta, c) -> Symbol:
+        n = c[1]
+        if len(c) > 2 and c[2] == "player_count":
+            if n != 1:
+                raise self._gap(meta, f"{n} for each player: amounts are one count, not multiples")
+            return Function("player_count")
+        return Number(n)
+
+    # -- effects: lists of effect terms
+    def gain_life(self, meta, c):
+        return [fn("gain_life", c[0], self._amount(meta, c))]
+
+    def lose_life(self, meta, c):
+        return [fn("lose_life", c[0], self._amount(meta, c))]
+
+    def gain_life_you(self, meta, c):
+        return [fn("gain_life", Function("you"), Number(c[0]))]
+
+    def gain_life_equal(self, meta, c):
+        return [fn("gain_life", c[0], c[1])]
+
+    def lose_life_equal(self, meta, c):
+        return [fn("lose_life", c[0], c[1])]
+
+    def deal_damage(self, meta, c):
+        return [fn("deal_damage", c[-1], Number(c[-2]))]
+
+    def may_have_lose_life(self, meta, c):
+        return [fn("may", fn("lose_life", c[0], Number(c[1])))]
+
+    def subtype_noun(self, meta, c):
+        return ("noun", ("type", [fn("subtype", card_id(str(c[0])))]))
+
+    def target_any_of(self, meta, c):
+        filters = [d.filter(context="target") for d in c]
+        if len({d.zone for d in c}) != 1:
+            raise self._gap(meta, "one target in different zones")
+        result = filters[-1]
+        for f in reversed(filters[:-1]):
+            result = fn("or", f, result)
+        return self._target(c[0].zone, result)
+
+    def destroy(self, meta, c):
+        return self._each("destroy", c[0])
+
+    def _each(self, name: str, ref) -> list[Symbol]:
+        if isinstance(ref, tuple):  # two targets: one effect each
+            return [fn(name, ref[1]), fn(name, ref[2])]
+        return [fn(name, ref)]
+
+    def plural_or(self, meta, c):
+        filters = [d.filter(context="all") for d in c]
+        result = filters[-1]
+        for f in reversed(filters[:-1]):
+            result = fn("or", f, result)
+        return result
+
+    def destroy_all(self, meta, c):
+        return [fn("destroy_all", _all_filter(c[0]))]
+
+    def return_to_hand(self, meta, c):
+        return self._each("return_to_hand", c[0])
+
+    def return_all_to_hand(self, meta, c):
+        return [fn("return_all_to_hand", _all_filter(c[0]))]
+
+    def put_on_bottom(self, meta, c):
+        return self._each("put_on_bottom_of_library", c[0])
+
+    def put_all_on_bottom(self, meta, c):
+        return [fn("put_all_on_bottom_of_library", _all_filter(c[0]))]
+
+    def put_onto_battlefield(self, meta, c):
+        return self._each("put_onto_battlefield", c[0])
+
+    def put_all_onto_battlefield(self, meta, c):
+        d: Desc = c[0]
+        others = list(d.others)
+        if "your graveyard" in _source(meta, self.card):
+            others.append(Function("you_own"))
+        filt = Desc(d.type_adjectives, d.noun, d.noun_types, others).filter(context="all")
+        return [fn("put_all_onto_battlefield", "graveyard", filt)]
+
+    def counter(self, meta, c):
+        return self._each("counter", c[0])
+
+    def exile(self, meta, c):
+        return self._each("exile", c[0])
+
+    def sacrifice_choice(self, meta, c):
+        self.sacrifice_seen = True
+        return [fn("sacrifice", c[0], c[-1].filter(context="all"))]
+
+    def sacrifice_ref(self, meta, c):
+        return self._each("sacrifice", c[0])
+
+    def draw(self, meta, c):
+        who = c[0] if len(c) > 1 else Function("you")
+        return [fn("draw", who, c[-1])]
+
+    def discard(self, meta, c):
+        who = c[0] if len(c) > 1 else Function("you")
+        return [fn("discard", who, c[-1])]
+
+    def put_counters(self, meta, c):
+        kind = "plus1" if str(c[1]) == "+1/+1" else "minus1"
+        return [fn("put_counters", c[2], kind, c[0])]
+
+    def gain_control(self, meta, c):
+        return self._each("gain_control", c[0])
+
+    def exchange_control(self, meta, c):
+        d: Desc = c[0]
+        filt = d.filter(context="target")
+        first, second = self._target(d.zone, filt), self._target(d.zone, filt)
+        self.distinct.append((first.arguments[0].number, second.arguments[0].number))
+        return [fn("exchange_control", first, second)]
+
+    def modify_pt_eot(self, meta, c):
+        dp, dt = _pt_change(str(c[1]))
+        return [fn("until_end_of_turn", fn("modify_pt", c[0], dp, dt))]
+
+    def set_base_pt_eot(self, meta, c):
+        p, t = (int(x) for x in str(c[1]).split("/"))
+        return [fn("until_end_of_turn", fn("set_base_pt", c[0], fn("pt", p, t)))]
+
+    def may_wish(self, meta, c):
+        return [fn("may", fn("wish", _wish_filter(c[0])))]
+
+    def wish(self, meta, c):
+        return [fn("wish", _wish_filter(c[0]))]
+
+    def create_tokens(self, meta, c):
+        n, spec = c[0], c[1]
+        name = self.card.token_named(spec)
+        if name is None:
+            raise self._gap(meta, f"no token definition in asp/cards/ is a {spec}")
+        return [fn("create_tokens", name, n)]
+
+    def token_desc(self, meta, c):
+        pt = str(c[0])
+        colors = sorted(str(t) for t in c if isinstance(t, Token) and t.type == "COLOR")
+        subtypes = sorted(card_id(str(t)) for t in c if isinstance(t, Token) and t.type == "SUBTYPE")
+        return TokenSpec(pt, tuple(colors), tuple(subtypes))
+
+    # -- sentences
+    def sentence(self, meta, c):
+        return [e for clause in c if isinstance(clause, list) for e in clause]
+
+    def may_sentence(self, meta, c):
+        return [fn("may", e) for clause in c if isinstance(clause, list) for e in clause]
+
+    def effects(self, meta, c):
+        return [e for s in c for e in s]
+
+    def mode(self, meta, c):
+        return c[0]
+
+    def modes(self, meta, c):
+        return [fn("mode", m, e) for m, effs in enumerate(c, 1) for e in effs]
+
+    # -- abilities
+    def _with_targets(self, ability: Ability) -> Ability:
+        for k, zone, filt in self.targets:
+            ability.facts.append(("target_spec", (AB, k, Function(zone), filt)))
+        for k, k2 in self.distinct:
+            ability.facts.append(("distinct_targets", (AB, k, k2)))
+        return ability
+
+    def triggered(self, meta, c):
+        conditions = next(x for x in c if isinstance(x, list) and x and isinstance(x[0], tuple))
+        effects = c[-1]
+        ability = Ability(notes=self.notes)
+        zones = []
+        for _, kind, filt, actor in conditions:
+            ability.facts.append(("trigger_on", (AB, Function(kind), filt)))
+            if filt == Function("haunted_by_source"):
+                zones.append("exile")  # CR 702.55c: it triggers from exile
+            else:
+                zones.append("command" if "plane" in self.card.types else "battlefield")
+            if actor:
+                ability.facts.append(("trigger_actor", (AB, Function(actor))))
+        if zones != ["battlefield"] * len(zones):
+            for z in dict.fromkeys(zones):  # CR 113.6: where it functions
+                ability.facts.append(("functions_from", (AB, Function(z))))
+        self._with_targets(ability)
+        for e in effects:
+            ability.facts.append(("effect", (AB, e)))
+        return ability
+
+    def spell(self, meta, c):
+        ability = Ability(notes=self.notes)
+        if not set(self.card.types) & {"instant", "sorcery"}:
+            raise self._gap(meta, "not a template of an ability (only an instant or sorcery has a spell ability)")
+        ability.facts.append(("spell_ability", (AB,)))
+        self._with_targets(ability)
+        for e in c[0]:
+            ability.facts.append(("effect", (AB, e)))
+        return ability
+
+    def modal_spell(self, meta, c):
+        return self.spell(meta, c)
+
+    def static_modify_pt(self, meta, c):
+        dp, dt = _pt_change(str(c[1]))
+        ability = Ability(facts=[("static", (AB, fn("modify_pt", c[0], dp, dt)))])
+        ability.notes += [n for k in c[2:] if isinstance(k, Ability) for n in k.notes]
+        return ability
+
+    def static_keywords(self, meta, c):
+        return Ability(notes=[n for k in c[1:] if isinstance(k, Ability) for n in k.notes])
+
+    def no_regeneration(self, meta, _):
+        self.notes.append("regeneration (CR 701.19)")
+        return []
+
+    def static_humility(self, meta, c):
+        p, t = (int(x) for x in str(c[1]).split("/"))
+        return Ability(facts=[("static", (AB, fn("lose_all_abilities", c[0]))),
+                              ("static", (AB, fn("set_base_pt", c[0], fn("pt", p, t))))])
+
+    def static_animate(self, meta, c):
+        return Ability(facts=[("static", (AB, fn("add_type", c[0], "creature"))),
+                              ("static", (AB, fn("set_base_pt", c[0], Function("mana_value"))))])
+
+    def static_grant(self, meta, c):
+        inner = c[2]
+        return Ability(facts=[("static", (AB, fn("grant", c[0], Function("__granted__"))))], granted=inner)
+
+    def static_additional_dies(self, meta, c):
+        return Ability(facts=[("static", (AB, fn("additional_trigger", "dies", fn("type", "creature"))))])
+
+    # -- keywords and what the engine does not model
+    def keywords(self, meta, c):
+        return c
+
+    def haunt(self, meta, _):
+        return Ability(keyword="haunt")
+
+    def phasing(self, meta, _):
+        return Ability(facts=[("static", (AB, Function("phasing")))])
+
+    def modular(self, meta, c):
+        # CR 702.43a: "When this permanent is put into a graveyard from the battlefield, you may put
+        # a +1/+1 counter on target artifact creature for each +1/+1 counter on this permanent."
+        n = int(str(c[0]))
+        return Ability(facts=[("trigger_on", (AB, Function("dies"), Function("self"))),
+                              ("target_spec", (AB, 1, Function("battlefield"),
+                                               fn("and", fn("type", "artifact"), fn("type", "creature")))),
+                              ("effect", (AB, fn("may", fn("put_counters", fn("target", 1), "plus1",
+                                                           fn("counters_of", Function("trigger_object"),
+                                                              "plus1")))))],
+                       notes=[f"modular's {n} +1/+1 counters as it enters (give them with init_counters)"])
+
+    def other_keyword(self, meta, c):
+        return Ability(notes=[_source(meta, self.card).strip()])
+
+    def activated(self, meta, c):
+        return Ability(notes=[f'the activated ability "{_source(meta, self.card).strip()}" (CR 602)'])
+
+    def start(self, meta, c):
+        return c[0]
+
+
+@dataclass(frozen=True)
+class TokenSpec:
+    pt: str
+    colors: tuple[str, ...]
+    subtypes: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.pt} {' '.join(self.colors)} {' '.join(self.subtypes)} creature token".replace("  ", " ")
+
+
+class _Subject(NamedTuple):
+    """The object of a trigger condition: its filter, and the noun that named it."""
+
+    filter: Symbol
+    noun: str
+
+
+def _conjuncts(f: Symbol) -> list[Symbol]:
+    if f.match("and", 2):
+        return _conjuncts(f.arguments[0]) + _conjuncts(f.arguments[1])
+    if f == Function("any"):
+        return []
+    return [f]
+
+
+def _all_filter(x) -> Symbol:
+    return x if isinstance(x, Symbol) else x.filter(context="all")
+
+
+def _wish_filter(d: Desc) -> Symbol:
+    # "a sorcery card you own": the Wish looks at its controller's cards only (outside_game.lp)
+    return conj([p for p in _conjuncts(d.filter(context="all")) if p != Function("you_own")])
+
+
+def _pt_change(text: str) -> tuple[int, int]:
+    p, t = text.split("/")
+    return int(p), int(t)
+
+
+def _source(meta, card: "CardInfo") -> str:
+    return card.current.text[meta.start_pos:meta.end_pos]
+
+
+# - the card ---------------------------------------------------------------------------------------
+
+@dataclass
+class CardInfo:
+    """What the transformer needs to know of the card being compiled."""
+
+    cid: str
+    types: list[str]
+    tokens: dict[TokenSpec, str]
+    #: the ability being compiled (set before each one is parsed)
+    current: Normalised | None = None
+
+    def token_named(self, spec: TokenSpec) -> str | None:
+        return self.tokens.get(spec)
+
+
+@dataclass
+class Compiled:
+    """A compiled card: its facts, the notes on what is not modelled, the gaps left (--partial)."""
+
+    card: CardText
+    cid: str
+    text: str
+    notes: list[str]
+    gaps: list[tuple[Location, str]]
+
+
+def _parse_ability(pieces: list[Piece], card: CardText, info: CardInfo) -> Ability:
+    norm = normalise(pieces, _self_names(card))
+    info.current = norm
+    if not norm.text:  # reminder text only ("({T}: Add {G}.)"): nothing to compile
+        return Ability()
+    if len(norm.text) > MAX_ABILITY:  # the parser's time grows fast with the length
+        line, column = norm.place(0)
+        raise CardTextError(Location(card.file, line, column),
+                            f"an ability longer than {MAX_ABILITY} characters is not an Oracle template")
+    parser = _parser()
+    try:
+        tree = parser.parse(norm.text)
+    except UnexpectedInput as exc:
+        raise _refusal(_exc_position(exc, norm.text), None, norm, card, "not understood") from None
+    try:
+        return _ToFacts(info).transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, Gap):
+            gap = exc.orig_exc
+            raise _refusal(gap.start, gap.end, norm, card, gap.message) from None
+        raise
+
+
+def _exc_position(exc: UnexpectedInput, text: str) -> int:
+    if isinstance(exc, UnexpectedEOF):
+        return len(text)
+    return getattr(exc, "pos_in_stream", None) or 0
+
+
+def _refusal(start: int, end: int | None, norm: Normalised, card: CardText, what: str) -> CardTextError:
+    text = norm.text
+    start = min(start, len(text))
+    if end is None:  # a syntax error: from the word it stopped at to the end of that phrase
+        while start > 0 and text[start - 1].isalnum():
+            start -= 1
+        stop = re.search(r"[,.:;—]", text[start:])
+        end = start + stop.start() if stop else len(text)
+        if end == start:
+            end = min(len(text), start + 1)
+    clause_start = max(text.rfind(sep, 0, start) for sep in ".,—:") + 1
+    clause_end = end
+    phrase = norm.original(start, end) or norm.original(0, len(text))
+    line, column = norm.place(start)
+    template = closest_template(text[clause_start:clause_end].strip() or text, text)
+    if what == "not understood":
+        message = f'not understood: "{phrase}" (closest known template: "{template}")'
+    else:
+        message = f'cannot be said with the card facts: "{phrase}": {what} (closest known template: "{template}")'
+    return CardTextError(Location(card.file, line, column), message)
+
+
+def _self_names(card: CardText) -> list[str]:
+    name = card.name.text.strip()
+    names = [name]
+    if "," in name:  # CR 201.5c: "Syr Konrad, the Grim" is also "Syr Konrad"
+        names.append(name.split(",")[0])
+    return names
+
+
+def _ability_groups(lines: list[Piece]) -> list[list[Piece]]:
+    """Ability lines; a modal ability's bullet lines join the line that says 'choose one'."""
+    groups: list[list[Piece]] = []
+    for piece in lines:
+        if piece.text.lstrip().startswith("•") and groups:
+            groups[-1].append(piece)
+        else:
+            groups.append([piece])
+    return groups
+
+
+def compile_card(card: CardText, *, partial: bool = False, cid: str | None = None,
+                 tokens: dict[TokenSpec, str] | None = None) -> Compiled:
+    """The card file for `card`. Raises CardTextError on text the grammar does not cover, unless
+    `partial`: then each such ability becomes a gap comment (GAP_MARKER) in the file."""
+    cid = cid or card_id(card.name.text)
+    types, subtypes, is_token = type_facts(card)
+    colors, value = cost_facts(card)
+    pt = pt_values(card)
+    info = CardInfo(cid, types, bundled_tokens() if tokens is None else tokens)
+    body: list[str] = [f"printed_type({cid}, {t})." for t in types]
+    body += [f"printed_subtype({cid}, {s})." for s in subtypes]
+    body += [f"printed_color({cid}, {c})." for c in colors]
+    if value is not None:
+        body.append(f"printed_mana_value({cid}, {value}).")
+    if pt is not None:
+        body.append(f"printed_pt({cid}, {pt[0]}, {pt[1]}).")
+    notes: list[str] = []
+    gaps: list[tuple[Location, str]] = []
+    number = 0
+    for group in _ability_groups(card.lines):
+        try:
+            result = _parse_ability(group, card, info)
+        except CardTextError as error:
+            if not partial:
+                raise
+            number += 1
+            gaps.append((error.location, error.message))
+            quoted = " ".join(p.text for p in group)
+            body.append(f"{GAP_MARKER} ab({cid}, {number}) at {error.location}: {error.message}")
+            body.append(f"%   text: {quoted}")
+            continue
+        for ability in result if isinstance(result, list) else [result]:
+            notes += ability.notes
+            if ability.keyword:
+                body.append(f"printed_keyword({cid}, {ability.keyword}).")
+            if not ability.facts:
+                continue
+            number += 1
+            ab = fn("ab", cid, number)
+            body.append(f"printed_ability({cid}, {_spaced(str(ab))}).")
+            granted = None
+            if ability.granted is not None:
+                number += 1
+                granted = fn("ab", cid, number)
+            body += _render(ability.facts, ab, granted)
+            if granted is not None:
+                body += _render(ability.granted.facts, granted, None)
+    header = _header(card, notes, gaps)
+    return Compiled(card, cid, "\n".join(header + body) + "\n", notes, gaps)
+
+
+def _render(facts: list[tuple[str, tuple]], ab: Symbol, granted: Symbol | None) -> list[str]:
+    out = []
+    for name, args in facts:
+        term = fn(name, *[_replace(a, ab, granted) for a in args])
+        out.append(f"{_spaced(str(term))}.")
+    return out
+
+
+def _replace(value, ab: Symbol, granted: Symbol | None):
+    if isinstance(value, Symbol):
+        if value == AB:
+            return ab
+        if value == Function("__granted__"):
+            return granted
+        if value.type == SymbolType.Function and value.arguments:
+            return Function(value.name, [_replace(a, ab, granted) for a in value.arguments])
+    return value
+
+
+def _spaced(term: str) -> str:
+    """clingo prints f(a,b); the card files write f(a, b)."""
+    return re.sub(r",(?! )", ", ", term)
+
+
+def _header(card: CardText, notes: list[str], gaps: list) -> list[str]:
+    first = card.name.text.strip() + (f" {card.cost.text}" if card.cost else "")
+    type_line = card.type_line.text.strip() + (f" {card.pt.text.strip()}" if card.pt else "")
+    out = [f"% {first}", f"% {type_line}"]
+    if not card.lines:
+        out.append("% Oracle: (no rules text)")
+    else:
+        wrapped = []
+        for group in _ability_groups(card.lines):
+            for piece in group:
+                wrapped += _wrap(piece.text.strip())
+        wrapped[0] = '"' + wrapped[0]
+        wrapped[-1] += '"'
+        out.append(f"% Oracle: {wrapped[0]}")
+        out += [f"%          {w}" for w in wrapped[1:]]
+    out.append("% Compiled from the Oracle text above by `lookback card compile`.")
+    if notes:
+        out += [f"% {line}" for line in textwrap.wrap("Not modelled: " + "; ".join(notes) + ".", 90)]
+    if gaps:
+        out.append(f"% Not compiled: {len(gaps)} abilit{'y' if len(gaps) == 1 else 'ies'} "
+                   f"(the lines below that open with '%!'): write {'it' if len(gaps) == 1 else 'them'} by hand.")
+    return out
+
+
+def _wrap(text: str, width: int = 70) -> list[str]:
+    """Wrap one ability at word boundaries, never right after a sentence's end (so that a line
+    break after a period always starts a new ability, oracle_layout.read_header)."""
+    words, lines, line = text.split(), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            if line.endswith(".") and " " in line:
+                head, last = line.rsplit(" ", 1)
+                lines.append(head)
+                line = last + " " + word
+                continue
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return lines
+
+
+# - tokens the compiler can create: the bundled token definitions -----------------------------------
+
+@lru_cache(maxsize=1)
+def bundled_tokens() -> dict[TokenSpec, str]:
+    """Each bundled token definition (asp/cards/*_token.lp) by power/toughness, colors, subtypes."""
+    from . import resources
+    found: dict[TokenSpec, str] = {}
+    for path in sorted((resources.asp_dir() / "cards").glob("*_token.lp")):
+        text = path.read_text(encoding="utf-8")
+        name = path.stem
+        pt = re.search(rf"printed_pt\({name}, (\d+), (\d+)\)", text)
+        if not pt or f"printed_type({name}, creature)" not in text:
+            continue
+        colors = tuple(sorted(re.findall(rf"printed_color\({name}, (\w+)\)", text)))
+        subtypes = tuple(sorted(re.findall(rf"printed_subtype\({name}, (\w+)\)", text)))
+        found[TokenSpec(f"{pt[1]}/{pt[2]}", colors, subtypes)] = name
+    return found
+
+
+def compile_text(text: str, file: str = "<text>", *, partial: bool = False) -> Compiled:
+    """Compile a card given in the Oracle layout (oracle_layout.read_layout)."""
+    return compile_card(read_layout(text, file), partial=partial)
+
+
+def find_gaps(text: str, file: str = "<card>") -> list[Location]:
+    """Where a card file still holds an ability the compiler left to be written by hand."""
+    return [Location(file, n, 1) for n, line in enumerate(text.splitlines(), 1) if line.startswith(GAP_MARKER)]
