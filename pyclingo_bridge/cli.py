@@ -27,7 +27,7 @@ from .run_errors import run_error
 from .scenario import load_scenario
 from .vocabulary import vocabulary
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 # enumerate, diff, conflicts, explain and verify import their machinery when run (and run and
 # check the conflict search, when they need it): `lookback run` starts without it
 
@@ -457,42 +457,55 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
               help="Editions searched (repeatable; default: both).")
 @click.option("--invariant", "names", multiple=True, metavar="NAME", help="Check only these (repeatable).")
 @click.option("--with", "encodings", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
-              help="Add this encoding file (a rule under test) to the encodings.")
+              help="Add this encoding file (rules under test) to the encodings; the invariants it states "
+                   "(violation/2 rules) are checked too.")
+@click.option("--invariants", "invariant_files", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="Check the invariants this file states (violation(Name(...), T) rules; repeatable).")
 @click.option("--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Write a counterexample scenario to FILE (default: print it).")
-@click.option("--no-induction", is_flag=True, help="Skip the induction step.")
+              help="Write the counterexample scenarios to FILE, FILE-2, ... (default: print them).")
+@click.option("--no-horizon-check", is_flag=True,
+              help="Skip the check that every line of play is over by the horizon (every-horizon proofs).")
 @click.option("--list", "list_only", is_flag=True, help="List the invariants and the rules they cite.")
 @_TIMEOUT
 @_interruptible
 def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
                    editions: tuple[str, ...], life: str, names: tuple[str, ...], encodings: tuple[str, ...],
-                   output: str | None, no_induction: bool, list_only: bool, timeout: float | None) -> None:
+                   invariant_files: tuple[str, ...], output: str | None, no_horizon_check: bool, list_only: bool,
+                   timeout: float | None) -> None:
     """Search every generated situation within the bounds, and every line of play, for a violated
-    invariant (asp/checks/); print a counterexample as a scenario, or the proof with its bounds."""
-    from .verify import invariants, render, verify
+    invariant (asp/checks/, and the user's); print one verdict per invariant (refuted, proven up to
+    the horizon, proven for every horizon, not exercised) and each counterexample as a scenario."""
+    from .verify import invariants, render, user_invariants, verify
 
     if list_only:
-        for inv in invariants():
-            click.echo(f"{inv.name}  CR {inv.rule}  asp/{inv.where}")
+        try:
+            known = invariants() + user_invariants(encodings, False) + user_invariants(invariant_files, True)
+        except LookbackError as error:
+            _bad_input(error)
+        for inv in known:
+            click.echo(f"{inv.name}  CR {inv.rule}  {inv.place}")
         return
     bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life,
                      editions or tuple(sorted(vocabulary().editions)))
     try:
-        report = verify(bounds, names, encodings, timeout, inductive=not no_induction)
+        report = verify(bounds, names, encodings, timeout, horizon_check=not no_horizon_check,
+                        invariant_files=invariant_files)
     except LookbackError as error:
         _bad_input(error)
-    if report.counterexample is None:
-        click.echo(render(report), nl=False)
-        sys.exit(EXIT_OK if report.proven else EXIT_FAILED)
-    if output is None:
-        click.echo(report.counterexample.scenario, nl=False)
-    else:
+    text = render(report)
+    for number, cx in enumerate(report.counterexamples, start=1):
+        if output is None:
+            text += f"\ncounterexample {number} ({', '.join(cx.names)}), as a scenario:\n{cx.scenario}"
+            continue
+        path = Path(output) if number == 1 else Path(output).with_name(
+            f"{Path(output).stem}-{number}{Path(output).suffix}")
         try:
-            Path(output).write_text(report.counterexample.scenario)
+            path.write_text(cx.scenario)
         except OSError as error:
-            _bad_input(f"{output}: {error.strerror or error}")
-        click.echo(render(report) + f"counterexample written to {output}", err=False)
-    sys.exit(EXIT_FAILED)
+            _bad_input(f"{path}: {error.strerror or error}")
+        text += f"counterexample {number} ({', '.join(cx.names)}) written to {path}\n"
+    click.echo(text, nl=False)
+    sys.exit(EXIT_FAILED if report.counterexamples else EXIT_CUT_SHORT if report.cut_short else EXIT_OK)
 
 
 @main.command()
