@@ -1,7 +1,10 @@
 """The `lookback` command: a thin click layer over the bridge library.
 
-Exit codes: 0 all good, 1 an expectation failed, 2 bad input (a one-line
-`file:line:col: message`, never a traceback), 130 interrupted (Ctrl-C).
+Exit codes: 0 all good; 1 something definite failed (an expectation of a run
+that was not cut short, a conflict, a counterexample, a sure edition
+difference); 2 bad input (a one-line `file:line:col: message`, never a
+traceback); 3 the run was cut short (--timeout, --limit, --max-models) and
+nothing definite failed: the answer is incomplete; 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -103,6 +106,8 @@ def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_m
             _bad_input(error)
         report = conflict_json(report, conflict) if as_json else report + "\n" + conflict_text(conflict)
     click.echo(report)
+    if result.cut_short:
+        sys.exit(EXIT_CUT_SHORT)
 
 
 class _Progress:
@@ -160,6 +165,8 @@ def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: 
         _bad_input(error)
     shown.done()
     click.echo(text)
+    if result.cut_short is not None:
+        sys.exit(EXIT_CUT_SHORT)
 
 
 def _scenario_files(paths: tuple[str, ...]) -> list[Path]:
@@ -196,7 +203,7 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, co
     if not files:
         _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
                                  "no scenario files (*.lp) found"))
-    done, cut_short = 0, 0
+    done, cut_short, definite = 0, 0, 0
     try:
         for path in files:
             try:
@@ -214,6 +221,7 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, co
             cut_short += result.cut_short is not None
             for v in evaluate(result):
                 counts[v.status] += 1
+                definite += v.status == FAIL and result.cut_short is None
                 evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
                 click.echo(f"{v.status} {v.location}: {v.what}{evidence}")
                 if conflicts and v.status == FAIL:
@@ -225,7 +233,8 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, co
     incomplete = f"; {cut_short} run(s) cut short by --timeout, so incomplete" if cut_short else ""
     click.echo(f"{len(files)} scenario(s): {counts['PASS']} passed, {counts[FAIL]} failed, "
                f"{counts[SKIP]} skipped, {bad_input} with bad input{incomplete}")
-    sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if counts[FAIL] else EXIT_OK)
+    sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if definite or (counts[FAIL] and not cut_short)
+             else EXIT_CUT_SHORT if cut_short else EXIT_OK)
 
 
 def _explain_failure(result, verdict, edition: str | None, timeout: float | None) -> None:
@@ -273,7 +282,7 @@ def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout
         result = _solve(scenario, edition=edition, timeout=timeout)
         if result.cut_short:
             click.echo(f"the run was cut short ({result.cut_short}): no conflict computed")
-            sys.exit(EXIT_FAILED)
+            sys.exit(EXIT_CUT_SHORT)
         if not result.models:
             wanted = [requirement_of()]
         else:
@@ -354,18 +363,22 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     generated situation within the bounds, whose outcomes differ between the 2006 and the current
     rules, with both outcome sets and the rules that make the difference.
 
-    Exit code 0: no scenario differs; 1: some differ; 2: bad input."""
+    Exit code 0: no scenario differs; 1: some differ; 2: bad input; 3: a comparison was cut short
+    (--timeout, --limit) and none differs for sure."""
     from .edition_diff import DIFFER, INCOMPLETE, EditionDiff, diff_editions, diff_generated
+    from .generate import Generation
     from .outcome_text import diff_json, diff_text
 
     shown = _Progress(progress)
     results: list[tuple[str, str, EditionDiff | LookbackError]] = []  # (name, scenario text, result)
+    generation = Generation()
     if generate:
         if paths:
             _bad_input("--generate: compares generated situations; give no scenario files with it")
         bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life)
         results = [(f"generated situation {i}", text, d) for i, (text, d) in
-                   enumerate(diff_generated(bounds, limit=limit, timeout=timeout, progress=shown), start=1)]
+                   enumerate(diff_generated(bounds, limit=limit, timeout=timeout, progress=shown,
+                                                  state=generation), start=1)]
     else:
         files = _scenario_files(paths)
         if not files:
@@ -397,7 +410,8 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
                                                  or "none compared")
                    + (f", {len(errors)} with bad input" if errors else ""))
     differ = any(d.status == DIFFER for _, _, d in diffs)
-    sys.exit(EXIT_BAD_INPUT if errors else EXIT_FAILED if differ else EXIT_OK)
+    incomplete = any(d.status == INCOMPLETE for _, _, d in diffs) or generation.cut_short
+    sys.exit(EXIT_BAD_INPUT if errors else EXIT_FAILED if differ else EXIT_CUT_SHORT if incomplete else EXIT_OK)
 
 
 @main.command("coverage")

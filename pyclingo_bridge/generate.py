@@ -184,10 +184,18 @@ def _fact_key(sym: Symbol) -> tuple:
     return tuple((a.type, a.number if a.type.name == "Number" else str(a)) for a in sym.arguments)
 
 
-def generate_situations(bounds: Bounds, *, timeout: float | None = None) -> Iterator[str]:
+@dataclass
+class Generation:
+    """Whether a generation stopped at its time limit before every situation was found."""
+
+    cut_short: bool = False
+
+
+def generate_situations(bounds: Bounds, *, timeout: float | None = None,
+                        state: Generation | None = None) -> Iterator[str]:
     """Every situation within the bounds whose script can be performed, as a scenario text.
 
-    Stops (without an error) after timeout seconds if given.
+    Stops (without an error) after timeout seconds if given; `state.cut_short` then says so.
     """
     grounding = Grounding(bounds, program=":- script_failed(_, _).\n")
     ctl = grounding.ctl
@@ -204,6 +212,8 @@ def generate_situations(bounds: Bounds, *, timeout: float | None = None) -> Iter
             model.context.add_nogood([(sym, sym in chosen) for sym in universe])
             yield scenario_text(atoms, header)
             if deadline is not None and time.monotonic() >= deadline:
+                if state is not None:
+                    state.cut_short = True
                 break
     if grounding.messages:
         raise grounding.error(str(resources.main_encoding()))
