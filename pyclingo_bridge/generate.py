@@ -131,14 +131,13 @@ class Grounding:
     """The engine with the generator, grounded at the bounds' horizon, under --warn=all.
 
     program: more text for the generate part; extra: more encoding files (rules under
-    test, in the base part); check=False lets the induction step start pieces on the stack.
+    test, in the base part).
     Any clingo message is an EncodingError (as in engine.py).
     """
 
     def __init__(self, bounds: Bounds, program: str = "", extra: tuple[str, ...] = (),
-                 arguments: tuple[str, ...] = (), check: bool = True):
-        if check:
-            bounds.check()
+                 arguments: tuple[str, ...] = ()):
+        bounds.check()
         self.messages: list[str] = []
         self.ctl = Control(["--warn=all", "-c", f"horizon={bounds.horizon}", *arguments],
                            logger=lambda _code, text: self.messages.append(text), message_limit=100)
