@@ -497,7 +497,7 @@ def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage
         except LookbackError as error:
             _bad_input(error)
         for inv in known:
-            click.echo(f"{inv.name}  CR {inv.rule}  {inv.place}")
+            click.echo(f"{inv.name}  {'CR ' + inv.rule if inv.rule != '-' else 'no CR cited'}  {inv.place}")
         return
     bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life,
                      editions or tuple(sorted(vocabulary().editions)))

@@ -129,3 +129,11 @@ def test_atom_with_a_variable_is_bad_input() -> None:
     result = CliRunner().invoke(main, ["explain", SEED, "back_rule(dies,obj(bear1,0),2,R)"])
     assert result.exit_code == 2
     assert "is not an atom (write a ground atom: R is a variable)" in result.output
+
+
+def test_a_scripted_action_is_not_cited_as_putting_triggers_on_the_stack() -> None:
+    """performs/2 follows the 603.3 step rule in procedure.lp, under its own docstring: the
+    tag covers step_kind only (coverage.tagged_blocks), so the action cites no CR 603.3."""
+    x = explain(str(resources.scenarios_dir() / "choices_may_draw_harvester.lp"), "performs(1,cast(bob,murder))")
+    assert x.why is not None and x.why.at.startswith("asp/core/procedure.lp:")
+    assert "603.3" not in x.why.rules
