@@ -1,7 +1,10 @@
 """The `lookback` command: a thin click layer over the bridge library.
 
-Exit codes: 0 all good, 1 an expectation failed, 2 bad input (a one-line
-`file:line:col: message`, never a traceback), 130 interrupted (Ctrl-C).
+Exit codes: 0 all good; 1 something definite failed (an expectation of a run
+that was not cut short, a conflict, a counterexample, a sure edition
+difference); 2 bad input (a one-line `file:line:col: message`, never a
+traceback); 3 the run was cut short (--timeout, --limit, --max-models) and
+nothing definite failed: the answer is incomplete; 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from .run_errors import run_error
 from .scenario import load_scenario
 from .vocabulary import vocabulary
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 # enumerate, diff, conflicts, explain and verify import their machinery when run (and run and
 # check the conflict search, when they need it): `lookback run` starts without it
 
@@ -104,6 +107,8 @@ def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_m
             _bad_input(error)
         report = conflict_json(report, conflict) if as_json else report + "\n" + conflict_text(conflict)
     click.echo(report)
+    if result.cut_short:
+        sys.exit(EXIT_CUT_SHORT)
 
 
 class _Progress:
@@ -161,6 +166,8 @@ def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: 
         _bad_input(error)
     shown.done()
     click.echo(text)
+    if result.cut_short is not None:
+        sys.exit(EXIT_CUT_SHORT)
 
 
 def _scenario_files(paths: tuple[str, ...]) -> list[Path]:
@@ -197,7 +204,7 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, co
     if not files:
         _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
                                  "no scenario files (*.lp) found"))
-    done, cut_short = 0, 0
+    done, cut_short, definite = 0, 0, 0
     try:
         for path in files:
             try:
@@ -215,6 +222,7 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, co
             cut_short += result.cut_short is not None
             for v in evaluate(result):
                 counts[v.status] += 1
+                definite += v.status == FAIL and result.cut_short is None
                 evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
                 click.echo(f"{v.status} {v.location}: {v.what}{evidence}")
                 if conflicts and v.status == FAIL:
@@ -226,7 +234,8 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, co
     incomplete = f"; {cut_short} run(s) cut short by --timeout, so incomplete" if cut_short else ""
     click.echo(f"{len(files)} scenario(s): {counts['PASS']} passed, {counts[FAIL]} failed, "
                f"{counts[SKIP]} skipped, {bad_input} with bad input{incomplete}")
-    sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if counts[FAIL] else EXIT_OK)
+    sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if definite or (counts[FAIL] and not cut_short)
+             else EXIT_CUT_SHORT if cut_short else EXIT_OK)
 
 
 def _explain_failure(result, verdict, edition: str | None, timeout: float | None) -> None:
@@ -274,7 +283,7 @@ def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout
         result = _solve(scenario, edition=edition, timeout=timeout)
         if result.cut_short:
             click.echo(f"the run was cut short ({result.cut_short}): no conflict computed")
-            sys.exit(EXIT_FAILED)
+            sys.exit(EXIT_CUT_SHORT)
         if not result.models:
             wanted = [requirement_of()]
         else:
@@ -355,18 +364,22 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     generated situation within the bounds, whose outcomes differ between the 2006 and the current
     rules, with both outcome sets and the rules that make the difference.
 
-    Exit code 0: no scenario differs; 1: some differ; 2: bad input."""
+    Exit code 0: no scenario differs; 1: some differ; 2: bad input; 3: a comparison was cut short
+    (--timeout, --limit) and none differs for sure."""
     from .edition_diff import DIFFER, INCOMPLETE, EditionDiff, diff_editions, diff_generated
+    from .generate import Generation
     from .outcome_text import diff_json, diff_text
 
     shown = _Progress(progress)
     results: list[tuple[str, str, EditionDiff | LookbackError]] = []  # (name, scenario text, result)
+    generation = Generation()
     if generate:
         if paths:
             _bad_input("--generate: compares generated situations; give no scenario files with it")
         bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life)
         results = [(f"generated situation {i}", text, d) for i, (text, d) in
-                   enumerate(diff_generated(bounds, limit=limit, timeout=timeout, progress=shown), start=1)]
+                   enumerate(diff_generated(bounds, limit=limit, timeout=timeout, progress=shown,
+                                                  state=generation), start=1)]
     else:
         files = _scenario_files(paths)
         if not files:
@@ -398,7 +411,8 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
                                                  or "none compared")
                    + (f", {len(errors)} with bad input" if errors else ""))
     differ = any(d.status == DIFFER for _, _, d in diffs)
-    sys.exit(EXIT_BAD_INPUT if errors else EXIT_FAILED if differ else EXIT_OK)
+    incomplete = any(d.status == INCOMPLETE for _, _, d in diffs) or generation.cut_short
+    sys.exit(EXIT_BAD_INPUT if errors else EXIT_FAILED if differ else EXIT_CUT_SHORT if incomplete else EXIT_OK)
 
 
 @main.command("coverage")
@@ -458,42 +472,55 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
               help="Editions searched (repeatable; default: both).")
 @click.option("--invariant", "names", multiple=True, metavar="NAME", help="Check only these (repeatable).")
 @click.option("--with", "encodings", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
-              help="Add this encoding file (a rule under test) to the encodings.")
+              help="Add this encoding file (rules under test) to the encodings; the invariants it states "
+                   "(violation/2 rules) are checked too.")
+@click.option("--invariants", "invariant_files", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="Check the invariants this file states (violation(Name(...), T) rules; repeatable).")
 @click.option("--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Write a counterexample scenario to FILE (default: print it).")
-@click.option("--no-induction", is_flag=True, help="Skip the induction step.")
+              help="Write the counterexample scenarios to FILE, FILE-2, ... (default: print them).")
+@click.option("--no-horizon-check", is_flag=True,
+              help="Skip the check that every line of play is over by the horizon (every-horizon proofs).")
 @click.option("--list", "list_only", is_flag=True, help="List the invariants and the rules they cite.")
 @_TIMEOUT
 @_interruptible
 def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
                    editions: tuple[str, ...], life: str, names: tuple[str, ...], encodings: tuple[str, ...],
-                   output: str | None, no_induction: bool, list_only: bool, timeout: float | None) -> None:
+                   invariant_files: tuple[str, ...], output: str | None, no_horizon_check: bool, list_only: bool,
+                   timeout: float | None) -> None:
     """Search every generated situation within the bounds, and every line of play, for a violated
-    invariant (asp/checks/); print a counterexample as a scenario, or the proof with its bounds."""
-    from .verify import invariants, render, verify
+    invariant (asp/checks/, and the user's); print one verdict per invariant (refuted, proven up to
+    the horizon, proven for every horizon, not exercised) and each counterexample as a scenario."""
+    from .verify import invariants, render, user_invariants, verify
 
     if list_only:
-        for inv in invariants():
-            click.echo(f"{inv.name}  CR {inv.rule}  asp/{inv.where}")
+        try:
+            known = invariants() + user_invariants(encodings, False) + user_invariants(invariant_files, True)
+        except LookbackError as error:
+            _bad_input(error)
+        for inv in known:
+            click.echo(f"{inv.name}  {'CR ' + inv.rule if inv.rule != '-' else 'no CR cited'}  {inv.place}")
         return
     bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life,
                      editions or tuple(sorted(vocabulary().editions)))
     try:
-        report = verify(bounds, names, encodings, timeout, inductive=not no_induction)
+        report = verify(bounds, names, encodings, timeout, horizon_check=not no_horizon_check,
+                        invariant_files=invariant_files)
     except LookbackError as error:
         _bad_input(error)
-    if report.counterexample is None:
-        click.echo(render(report), nl=False)
-        sys.exit(EXIT_OK if report.proven else EXIT_FAILED)
-    if output is None:
-        click.echo(report.counterexample.scenario, nl=False)
-    else:
+    text = render(report)
+    for number, cx in enumerate(report.counterexamples, start=1):
+        if output is None:
+            text += f"\ncounterexample {number} ({', '.join(cx.names)}), as a scenario:\n{cx.scenario}"
+            continue
+        path = Path(output) if number == 1 else Path(output).with_name(
+            f"{Path(output).stem}-{number}{Path(output).suffix}")
         try:
-            Path(output).write_text(report.counterexample.scenario)
+            path.write_text(cx.scenario)
         except OSError as error:
-            _bad_input(f"{output}: {error.strerror or error}")
-        click.echo(render(report) + f"counterexample written to {output}", err=False)
-    sys.exit(EXIT_FAILED)
+            _bad_input(f"{path}: {error.strerror or error}")
+        text += f"counterexample {number} ({', '.join(cx.names)}) written to {path}\n"
+    click.echo(text, nl=False)
+    sys.exit(EXIT_FAILED if report.counterexamples else EXIT_CUT_SHORT if report.cut_short else EXIT_OK)
 
 
 @main.group("card")

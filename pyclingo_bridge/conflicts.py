@@ -1,4 +1,4 @@
-"""Minimal conflicts: the smallest set of CR rule groups and scenario facts that, together,
+"""Minimal conflicts: the smallest sets of CR rule groups and scenario facts that, together,
 leave a scenario without an answer set, or make a failing expectation impossible.
 
 Each part is guarded by an assumption atom lookback_on(G) (a free choice): the encodings'
@@ -8,12 +8,22 @@ scenario fact is its own part. The other statements (untagged machinery: time, o
 always on. Each requirement is a constraint switched on by its own assumption
 lookback_require(K) (one grounding serves them all): none for "no answer set";
 `:- not X.` for expect(all, X) or expect(some, X); `:- X.` for expect(none, X);
-`:- violation(_, _).` for a run with violations. All guards assumed true, clingo returns an unsatisfiable core;
-deletion-based minimisation then drops each part whose removal keeps the program
-unsatisfiable (one solve call each; the other parts stay free, so the set that remains is
-in conflict whatever the rest of the program says). The result is minimal: without any one
-of its parts, some choice of the others gives an answer set. A time limit stops the
-minimisation between solve calls (the report then says the set may not be minimal).
+`:- violation(_, _).` for a run with violations.
+
+One conflict: all guards assumed true, clingo returns an unsatisfiable core; deletion-based
+minimisation then drops each part whose removal keeps the program unsatisfiable (one solve
+call each; the other parts stay free, so the set that remains is in conflict whatever the rest
+of the program says). It is minimal: no proper subset of it is a conflict on its own. It is
+not the only one: without one of its parts, another conflict may still leave the scenario
+impossible.
+
+Every conflict: a hitting-set tree (Reiter 1987). Each node removes a set of parts (assumed
+false, the others true); if the requirement is then possible, that set of parts is a
+correction, checked by the solve call itself; if not, a minimal conflict disjoint from the
+removed parts is reused or found, and each of its parts is removed in turn below the node.
+When the tree is exhausted every minimal conflict has been found, and the smallest correction
+is the first one met (breadth first). A limit on the conflicts (and the time limit) stops the
+tree early: the report then says that others may remain.
 """
 
 from __future__ import annotations
@@ -52,7 +62,10 @@ class Part:
 
 @dataclass(frozen=True)
 class Conflict:
-    """What was required, whether it can be met, and if not the minimal conflict."""
+    """What was required, whether it can be met, and if not the minimal conflicts found: the
+    first in `parts`, all in `conflicts`; `complete` if every minimal conflict was found (the
+    hitting-set tree was exhausted); `correction` a set of parts whose removal was checked to
+    leave the requirement possible (None: none was checked)."""
 
     requirement: str
     satisfiable: bool
@@ -61,11 +74,22 @@ class Conflict:
     solves: int
     seconds: float
     minimised: bool = True  # False: the time limit came first (the parts are a core, maybe not minimal)
+    conflicts: tuple[tuple[Part, ...], ...] = ()
+    complete: bool = True
+    correction: tuple[Part, ...] | None = None
 
     def to_json(self) -> dict:
         return {"requirement": self.requirement, "satisfiable": self.satisfiable,
                 "conflict": [p.to_json() for p in self.parts], "first_core": self.core,
-                "solve_calls": self.solves, "seconds": round(self.seconds, 2), "minimised": self.minimised}
+                "solve_calls": self.solves, "seconds": round(self.seconds, 2), "minimised": self.minimised,
+                "conflicts": [[p.to_json() for p in c] for c in self.conflicts], "every_conflict": self.complete,
+                "possible_without": None if self.correction is None else [p.to_json() for p in self.correction]}
+
+
+#: how many minimal conflicts the hitting-set tree looks for at most
+CONFLICT_LIMIT = 5
+#: how many nodes (solve calls beyond the minimisations) the tree visits at most
+NODE_LIMIT = 200
 
 
 def _group_key(stmt: Statement) -> tuple[str, str] | None:
@@ -175,35 +199,79 @@ def minimal_conflicts(scenario: Scenario, requirements: list[Requirement], *, ed
 
 
 def _minimise(ctl: Control, guards: "_Guards", words: str, switches: list, started: float,
-              deadline: float | None) -> Conflict:
+              deadline: float | None, limit: int | None = None) -> Conflict:
+    limit = CONFLICT_LIMIT if limit is None else limit
     solves = 0
+    every = list(range(len(guards.parts)))
 
-    def unsat_core(on: list[int]) -> list[int] | None:
+    def unsat_core(on: list[int], off: frozenset[int] = frozenset()) -> list[int] | None:
         nonlocal solves
         solves += 1
         cores: list[list[int]] = []
-        result = ctl.solve(assumptions=[(_guard(g), True) for g in on] + switches, on_core=cores.append)
+        result = ctl.solve(assumptions=[(_guard(g), True) for g in on] + [(_guard(g), False) for g in off]
+                           + switches, on_core=cores.append)
         if not result.unsatisfiable:
             return None
         literal = {ctl.symbolic_atoms[_guard(g)].literal: g for g in on}
         return sorted({literal[abs(x)] for x in (cores[0] if cores else []) if abs(x) in literal})
 
-    core = unsat_core(list(range(len(guards.parts))))
+    def late() -> bool:
+        return deadline is not None and time.monotonic() > deadline
+
+    def shrink(core: list[int]) -> tuple[list[int], bool]:
+        kept = list(core)
+        for g in list(core):
+            if late():
+                return kept, False
+            if g not in kept:
+                continue
+            trial = [h for h in kept if h != g]
+            smaller = unsat_core(trial)
+            if smaller is not None:
+                kept = [h for h in trial if h in smaller]
+        return kept, True
+
+    core = unsat_core(every)
     if core is None:
         return Conflict(words, True, (), 0, solves, time.monotonic() - started)
     first = len(core)
-    kept = list(core)
-    for g in list(core):
-        if deadline is not None and time.monotonic() > deadline:
-            return Conflict(words, False, tuple(guards.parts[g] for g in kept), first, solves,
-                            time.monotonic() - started, minimised=False)
-        if g not in kept:
-            continue
-        trial = [h for h in kept if h != g]
-        smaller = unsat_core(trial)
-        if smaller is not None:
-            kept = [h for h in trial if h in smaller]
-    return Conflict(words, False, tuple(guards.parts[g] for g in kept), first, solves, time.monotonic() - started)
+    mus, minimised = shrink(core)
+    found = [mus]
+    correction: frozenset[int] | None = None
+    complete = minimised and bool(mus)  # an empty conflict: no part can be removed to help
+    queue: list[frozenset[int]] = [frozenset([g]) for g in mus]
+    seen: set[frozenset[int]] = set(queue)
+    nodes = 0
+    while complete and queue:
+        if late() or len(found) > limit or nodes >= NODE_LIMIT:
+            complete = False
+            break
+        removed = queue.pop(0)
+        nodes += 1
+        known = next((c for c in found if not removed & set(c)), None)
+        if known is None:
+            core = unsat_core([g for g in every if g not in removed], removed)
+            if core is None:
+                correction = correction if correction is not None else removed
+                continue
+            known, done = shrink(core)
+            if not done:
+                complete = False
+                break
+            found.append(known)
+        for g in known:
+            child = removed | {g}
+            if child not in seen and not any(c <= child for c in _corrections(correction)):
+                seen.add(child)
+                queue.append(child)
+    conflicts = tuple(tuple(guards.parts[g] for g in c) for c in found[:limit])
+    return Conflict(words, False, conflicts[0], first, solves, time.monotonic() - started, minimised=minimised,
+                    conflicts=conflicts, complete=complete and len(found) <= limit,
+                    correction=None if correction is None else tuple(guards.parts[g] for g in sorted(correction)))
+
+
+def _corrections(correction: frozenset[int] | None) -> list[frozenset[int]]:
+    return [] if correction is None else [correction]
 
 
 def _guard(g: int) -> Symbol:
@@ -218,12 +286,29 @@ def ground_guarded(guards: _Guards, extra: str, horizon: int, edition: str | Non
 def text_report(c: Conflict) -> str:
     if c.satisfiable:
         return f"no conflict: the scenario has {c.requirement}"
-    lines = [f"minimal conflict: {c.requirement} is impossible because of these {len(c.parts)} parts together "
-             "(without any one of them, it is possible):"]
-    if not c.minimised:
-        lines[0] = (f"conflict (not minimised: the time limit came first): {c.requirement} is impossible "
-                    f"because of these {len(c.parts)} parts together:")
-    lines += [f"  {p}" for p in c.parts]
+    if not c.parts:
+        return (f"conflict: {c.requirement} is impossible by the untagged machinery of the encodings alone "
+                f"(time, objects): no rule group and no scenario fact is needed for it\n"
+                f"  ({c.solves} solve calls; {c.seconds:.1f} s)")
+    lines = []
+    for k, parts in enumerate(c.conflicts or (c.parts,), start=1):
+        if not c.minimised and k == 1:
+            lines.append(f"conflict (not minimised: the time limit came first): {c.requirement} is impossible "
+                         f"because of these {len(parts)} parts together:")
+        else:
+            number = f" {k} of {len(c.conflicts)}" if len(c.conflicts) > 1 else ""
+            lines.append(f"minimal conflict{number}: {c.requirement} is impossible because of these {len(parts)} "
+                         "parts together (no smaller set of them is a conflict on its own):")
+        lines += [f"  {p}" for p in parts]
+    if c.complete:
+        lines.append(f"  every minimal conflict is listed ({len(c.conflicts)})"
+                     + ("; it stays impossible until a part of each is removed" if len(c.conflicts) > 1 else ""))
+    else:
+        lines.append("  other conflicts may remain: the search stopped at its limit "
+                     f"({CONFLICT_LIMIT} conflicts, {NODE_LIMIT} checks) or its time limit")
+    if c.correction is not None:
+        lines.append("  checked: without " + "; ".join(str(p) for p in c.correction)
+                     + f" (everything else kept), {c.requirement} is possible")
     lines.append(f"  (first unsat core: {c.core} parts; {c.solves} solve calls; {c.seconds:.1f} s)")
     return "\n".join(lines)
 

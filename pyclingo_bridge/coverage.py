@@ -2,9 +2,13 @@
 which bundled scenarios exercise it (`lookback coverage`, docs/coverage.md).
 
 A citation is
-* a `%@rule N` tag: it applies to a block of statements, from the first
-  statement after the tag up to the next blank line or the next tag
-  (consecutive tags share the block that follows them);
+* a `%@rule N` tag: it applies to the statements of the predicate it
+  documents: from the first statement after the tag up to the next blank line,
+  the next tag, or the next predicate docstring (`%* name(...)`, which opens
+  the definition of another predicate); consecutive tags share the block that
+  follows them. explain, the minimal conflicts and this report read the tags
+  through tagged_blocks() alone; tests/test_encoding_lint.py fails on a tag
+  whose blank-line block runs over a docstring (spanning_tags());
 * a rule-number string in a fact of asp/editions/*.lp not under a tag of it
   (`normal_rule(current, "603.10")`).
 
@@ -79,20 +83,43 @@ def rule_tags(path: Path) -> list[tuple[int, str]]:
             for rule in RULE_TAG.findall(line[line.index("%"):] if "%" in line else "")]
 
 
+def _docstrings(lines: list[str]) -> list[int]:
+    """The lines that open a predicate docstring (`%* name(...)`)."""
+    return [n for n, text in enumerate(lines, 1) if text.lstrip().startswith("%*")]
+
+
 def tagged_blocks(path: Path) -> list[tuple[int, str, list[ast.AST]]]:
     """Each tag of a file with the statements it applies to: from the first statement after
-    the tag up to the next blank line or the next tag (consecutive tags share a block)."""
+    the tag up to the next blank line, the next tag, or the next predicate docstring
+    (consecutive tags share a block)."""
+    return [(line, rule, block) for line, rule, block, _ in _blocks(path)]
+
+
+def spanning_tags(path: Path) -> list[tuple[int, str, int]]:
+    """(tag line, rule, docstring line) of each tag whose block, up to the next blank line or
+    tag, runs over the docstring of another predicate: it would cite its rule for statements
+    that rule does not make (the lint's reading; tagged_blocks stops at the docstring)."""
+    return [(line, rule, doc) for line, rule, _, doc in _blocks(path) if doc is not None]
+
+
+def _blocks(path: Path) -> list[tuple[int, str, list[ast.AST], int | None]]:
     lines = path.read_text().splitlines()
     blank = [n for n, text in enumerate(lines, 1) if not text.strip()]
+    docs = _docstrings(lines)
     tags = rule_tags(path)
     stmts = sorted((s for s in statements(path) if s.ast_type == ast.ASTType.Rule),
                    key=lambda s: s.location.begin.line)
     blocks = []
     for line, rule in tags:
         first = next((s.location.begin.line for s in stmts if s.location.begin.line >= line), None)
-        end = min([n for n in blank if first is not None and n > first] +
-                  [n for n, _ in tags if first is not None and n > first] + [len(lines) + 1])
-        blocks.append((line, rule, [s for s in stmts if first is not None and first <= s.location.begin.line < end]))
+        if first is None:
+            blocks.append((line, rule, [], None))
+            continue
+        end = min([n for n in blank if n > first] + [n for n, _ in tags if n > first] + [len(lines) + 1])
+        doc = next((n for n in docs if first < n < end), None)
+        stop = end if doc is None else doc
+        blocks.append((line, rule, [s for s in stmts if first <= s.location.begin.line < stop],
+                       doc if doc is not None and any(doc < s.location.begin.line < end for s in stmts) else None))
     return blocks
 
 

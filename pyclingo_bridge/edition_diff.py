@@ -1,13 +1,26 @@
 """Edition diff: does a scenario end differently under the 2006 and the current rules, and why.
 
 Each scenario is enumerated (outcomes only, one witness each) under both
-editions. The outcome sets are compared: an outcome/1 atom found in some
-outcome of one edition and in none of the other is a difference. The rules
-that make it are read from the encodings, never guessed: for each triggered
-ability of the scenario, its trigger kind (trigger_on/3) and what the edition
-table in force makes of that kind (looks_back/2, looks_back_if_public/2,
-looks_forward_rule/2 in asp/editions/); and, for a trigger present under both
-editions, the rule each witness cites for it (trigger_rule/2).
+editions, and the outcomes are compared in two layers:
+
+* the outcome of the game: every outcome/1 atom (final zones, controllers, life
+  totals, counters, who lost, the haunt links, which triggers fired) with the
+  look of each trigger left out; an atom found in some outcome of one edition
+  and in none of the other is a difference (DIFFERS);
+* the reasoning: whether each trigger looked back or forward and the rule each
+  witness cites for it (trigger_rule/2). The same outcomes reached by other
+  rules are "same outcome, different reasoning".
+
+A difference is only claimed between two complete enumerations, or when an
+outcome of one edition is missing from a complete enumeration of the other;
+a side cut short (no time, --limit) makes the comparison INCOMPLETE, and no
+rule is then said to make a difference. The rules that make a difference are
+read from the encodings, never guessed: for each triggered ability of the
+scenario, its trigger kind (trigger_on/3) and what the edition table in force
+makes of that kind (looks_back/2, looks_back_if_public/2, looks_forward_rule/2
+in asp/editions/), each quoted from the rules (rule_texts.py), and said to be
+an inference where the edition states no such rule (looks_forward_inferred/1:
+2006 410.10d lists the look-back cases and no look-forward default).
 """
 
 from __future__ import annotations
@@ -18,14 +31,16 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from clingo import Function, parse_term
+
 from .decode import decode
 from .enumeration import Enumeration, enumerate_outcomes
 from .errors import LookbackError
-from .generate import Bounds, generate_situations
+from .generate import Bounds, Generation, generate_situations
 from .scenario import Scenario, load_scenario
 
 EDITIONS = ("2006", "current")
-DIFFER, SAME_OUTCOMES_OTHER_RULES, SAME, INCOMPLETE = ("DIFFERS", "SAME OUTCOMES, OTHER RULES", "SAME",
+DIFFER, SAME_OUTCOMES_OTHER_RULES, SAME, INCOMPLETE = ("DIFFERS", "SAME OUTCOME, DIFFERENT REASONING", "SAME",
                                                       "INCOMPLETE")
 
 
@@ -36,7 +51,7 @@ class TableRule:
 
     ability: str
     kind: str
-    by_edition: tuple[tuple[str, str, str], ...]  # (edition, look, rule)
+    by_edition: tuple[tuple[str, str, str, bool], ...]  # (edition, look, rule, inferred)
 
 
 @dataclass(frozen=True)
@@ -63,15 +78,28 @@ def _outcome_sets(e: Enumeration) -> set[frozenset[str]]:
     return {frozenset(o.atoms) for o in e.outcomes}
 
 
+def game_outcome(atom: str) -> str:
+    """The outcome/1 atom without its reasoning: a trigger fired(S, Ab, X, P, Look) without
+    the look (whether it was judged looking back or forward is how, not what)."""
+    term = parse_term(atom)
+    if term.match("fired", 5):
+        return str(Function("fired", term.arguments[:4]))
+    return atom
+
+
+def _game_sets(e: Enumeration) -> set[frozenset[str]]:
+    return {frozenset(game_outcome(a) for a in o.atoms) for o in e.outcomes}
+
+
 def _tables(enumerations: tuple[Enumeration, ...], atoms: set[str]) -> tuple[TableRule, ...]:
     """The scenario's abilities whose edition rule differs, those named in the differing
     atoms first (all of them when no differing atom names an ability)."""
-    rows: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    rows: dict[tuple[str, str], list[tuple[str, str, str, bool]]] = {}
     for e in enumerations:
-        for ability, kind, look, rule in e.trigger_kinds:
-            rows.setdefault((ability, kind), []).append((str(e.run.edition), look, rule))
+        for ability, kind, look, rule, inferred in e.trigger_kinds:
+            rows.setdefault((ability, kind), []).append((str(e.run.edition), look, rule, inferred))
     differing = [TableRule(ability, kind, tuple(by)) for (ability, kind), by in sorted(rows.items())
-                 if len({(look, rule) for _, look, rule in by}) > 1]
+                 if len({(look, rule) for _, look, rule, _ in by}) > 1]
     named = [t for t in differing if any(t.ability in atom for atom in atoms)]
     return tuple(named or differing)
 
@@ -97,37 +125,41 @@ def diff_editions(scenario: Scenario, *, limit: int = 0, timeout: float | None =
     (timeout seconds for each edition). Raises ScenarioError on bad input."""
     enumerations = tuple(enumerate_outcomes(scenario, edition=ed, limit=limit, timeout=timeout, count=False)
                          for ed in EDITIONS)
-    sets = [_outcome_sets(e) for e in enumerations]
-    unions = [set().union(*s) if s else set() for s in sets]
+    games = [_game_sets(e) for e in enumerations]
+    unions = [set().union(*g) if g else set() for g in games]
     only = tuple((str(e.run.edition), tuple(sorted(mine - other)))
                  for e, mine, other in zip(enumerations, unions, reversed(unions)))
     complete = [e.complete for e in enumerations]
     # an outcome missing from a complete enumeration of the other edition is a sure difference
-    sure = any(s - other and done_other for s, other, done_other in zip(sets, reversed(sets), reversed(complete)))
+    sure = any(g - other and done_other for g, other, done_other in zip(games, reversed(games), reversed(complete)))
     cited = _cited(enumerations)
     if sure:
         status = DIFFER
     elif not all(complete):
         status = INCOMPLETE
-    elif sets[0] != sets[1]:
+    elif games[0] != games[1]:
         status = DIFFER
+    elif _outcome_sets(enumerations[0]) != _outcome_sets(enumerations[1]) or cited:
+        status = SAME_OUTCOMES_OTHER_RULES
     else:
-        status = SAME_OUTCOMES_OTHER_RULES if cited else SAME
+        status = SAME
     differing = {a for _, atoms in only for a in atoms}
-    tables = _tables(enumerations, differing) if status != SAME else ()
+    # no rule is said to make a difference that was not shown: not for an incomplete comparison
+    tables = _tables(enumerations, differing) if status in (DIFFER, SAME_OUTCOMES_OTHER_RULES) else ()
     return EditionDiff(scenario, enumerations, only, tables, cited, status)
 
 
 def diff_generated(bounds: Bounds, *, limit: int = 0, timeout: float | None = None,
-                   progress: Callable[[str], None] | None = None
+                   progress: Callable[[str], None] | None = None, state: Generation | None = None
                    ) -> Iterator[tuple[str, EditionDiff | LookbackError]]:
     """The edition diff of every situation generate_situations(bounds) yields, with its
-    scenario text, within timeout seconds in all (the generation stops there). A
-    situation the engine cannot run (e.g. a game that never ends) gives its error."""
+    scenario text, within timeout seconds in all (the generation stops there, and
+    `state.cut_short` says so). A situation the engine cannot run (e.g. a game that never
+    ends) gives its error."""
     deadline = None if timeout is None else time.monotonic() + timeout
     say = progress or (lambda _text: None)
     with tempfile.TemporaryDirectory(prefix="lookback-diff-") as folder:
-        for i, text in enumerate(generate_situations(bounds, timeout=timeout), start=1):
+        for i, text in enumerate(generate_situations(bounds, timeout=timeout, state=state), start=1):
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             say(f"diff: generated situation {i}")
             path = Path(folder) / f"situation_{i}.lp"
@@ -139,4 +171,6 @@ def diff_generated(bounds: Bounds, *, limit: int = 0, timeout: float | None = No
                 result = error
             yield text, result
             if deadline is not None and time.monotonic() >= deadline:
+                if state is not None:
+                    state.cut_short = True
                 return

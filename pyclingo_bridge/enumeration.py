@@ -74,9 +74,9 @@ class Enumeration:
     cut_short: str | None
     all_orders: bool
     seconds: float
-    #: (ability, trigger kind, look, rule): how the edition in force judges each
+    #: (ability, trigger kind, look, rule, inferred): how the edition in force judges each
     #: triggered ability of the scenario (asp/editions/select.lp)
-    trigger_kinds: tuple[tuple[str, str, str, str], ...] = ()
+    trigger_kinds: tuple[tuple[str, str, str, str, bool], ...] = ()
 
     @property
     def lines(self) -> int:
@@ -96,10 +96,11 @@ def outcome_of(model: tuple[Symbol, ...]) -> tuple[str, ...]:
     return tuple(sorted(str(s.arguments[0]) for s in model if s.match("outcome", 1)))
 
 
-def _trigger_kinds(ctl: Control) -> tuple[tuple[str, str, str, str], ...]:
+def _trigger_kinds(ctl: Control) -> tuple[tuple[str, str, str, str, bool], ...]:
     """For each triggered ability of the scenario and each of its trigger kinds, whether
-    the edition in force judges it looking back or forward, and by which rule: the
-    edition table as the encodings derive it (facts of the grounding)."""
+    the edition in force judges it looking back or forward, by which rule, and whether that
+    is an inference (the edition states no look-forward default: looks_forward_inferred/1):
+    the edition table as the encodings derive it (facts of the grounding)."""
     def facts(name: str, arity: int) -> list[Symbol]:
         return [a.symbol for a in ctl.symbolic_atoms.by_signature(name, arity) if a.is_fact]
 
@@ -108,18 +109,19 @@ def _trigger_kinds(ctl: Control) -> tuple[tuple[str, str, str, str], ...]:
 
     abilities = {str(s.arguments[0]) for s in facts("scenario_trigger", 1)}
     back, public, forward = table("looks_back"), table("looks_back_if_public"), table("looks_forward_rule")
+    inferred = {str(s.arguments[0]) for s in facts("looks_forward_inferred", 1)}
     rows = set()
     for s in facts("trigger_on", 3):
         ability, kind = str(s.arguments[0]), str(s.arguments[1])
         if ability not in abilities:
             continue
         if kind in back:
-            rows.add((ability, kind, "back", back[kind]))
+            rows.add((ability, kind, "back", back[kind], False))
         elif kind in public:
             rows.add((ability, kind, "back from a public zone, otherwise forward",
-                      f"{public[kind]}; {forward.get(kind, '?')}"))
+                      f"{public[kind]}; {forward.get(kind, '?')}", kind in inferred))
         elif kind in forward:
-            rows.add((ability, kind, "forward", forward[kind]))
+            rows.add((ability, kind, "forward", forward[kind], kind in inferred))
     return tuple(sorted(rows))
 
 

@@ -9,12 +9,16 @@ why it fails). Which of the two exist says whether ATOM holds in every, some or 
 The why tree: each atom with the rule instance that derived it (a well-founded choice among the
 instances the model has: no atom is used to explain itself), its positive body atoms as children
 and its `not` conditions as absent atoms. Each node is an event (happens/2, script/2), a state
-(holds/2), a fact (a scenario fact or a fact of the encodings: card definitions, edition tables)
-or a derived atom; each cites the file:line of its rule and the CR numbers of its `%@rule` tags.
+(holds/2), a fact (a scenario fact or a fact of the encodings: card definitions, edition tables),
+a player's choice (the head of a choice rule: an order, a target, a mode, a "may") or a derived
+atom; each cites the file:line of its rule and the CR numbers of its `%@rule` tags.
 
 The why-not tree: for each rule whose head can be the atom, the first body condition (in an
 order evaluating each after the variables it needs) that fails, with the values fixed so far;
-a missing atom is asked about in turn (down to --depth), a `not B` whose B holds is explained.
+a missing atom is asked about in turn (down to --depth, and never before step 0), a `not B`
+whose B holds is explained. Conditions that fix new variables are read in the order the rule
+is written: its author puts first what fixes the objects the atom names (asp/checks/outcomes.lp,
+fired/6), so a failing condition is shown for those objects.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from clingo import Control, Function, Number, Symbol, SymbolType, parse_term
+from clingo import Control, Function, Number, Symbol, SymbolType, ast, parse_term
 
 from . import provenance
 from .engine import solve
@@ -37,6 +41,8 @@ from .scenario import SCENARIO_PREDICATES, Scenario, load_scenario
 #: fails shown per rule for one atom (the others are counted)
 MAX_FAILS = 4
 _EVENTS = {("happens", 2), ("script", 2)}
+#: atoms whose last argument is a step (time is always the last argument)
+_TIMED = {("happens", 2), ("holds", 2), ("triggered", 2), ("step_kind", 2)}
 
 
 @dataclass
@@ -169,13 +175,14 @@ class _Book:
         self.rules = statements()
 
     # - citations ----------------------------------------------------------------------------
-    def source(self, rid: Symbol) -> tuple[tuple[str, ...], str, bool]:
-        """(CR numbers, file:line, is a fact) of a rule id."""
+    def source(self, rid: Symbol) -> tuple[tuple[str, ...], str, bool, bool]:
+        """(CR numbers, file:line, is a fact, is a choice rule) of a rule id."""
         if rid.type == SymbolType.Function and rid.name == "scenario":
             fact = self.scenario.facts[rid.arguments[0].number]
-            return (), str(fact.location).rsplit(":", 1)[0], True
+            return (), str(fact.location).rsplit(":", 1)[0], True, False
         stmt = self.rules[rid.number]
-        return stmt.rules, stmt.place, stmt.is_fact
+        choice = stmt.is_rule and stmt.node.head.ast_type == ast.ASTType.Aggregate
+        return stmt.rules, stmt.place, stmt.is_fact, choice
 
     # - why ----------------------------------------------------------------------------------
     def why(self, atom: Symbol, model: frozenset[Symbol]) -> Node:
@@ -188,8 +195,8 @@ class _Book:
         if choice is None:
             return Node(_text(atom), _kind(atom, False), note="no recorded derivation")
         rid, pos, neg = choice
-        rules, at, is_fact = self.source(rid)
-        node = Node(_text(atom), _kind(atom, is_fact), rules, at)
+        rules, at, is_fact, chosen = self.source(rid)
+        node = Node(_text(atom), _kind(atom, is_fact, chosen), rules, at)
         if atom in seen:
             node.repeated = True
             return node
@@ -239,7 +246,9 @@ class _Book:
                 fixed = ", ".join(f"{n}={_text(v)}" for n, v in zip(names, values.arguments)
                                   if not n.startswith("EXPLAIN_"))
                 cond = Node(_literal_text(text), "fails", note=_reason_text(why) + (f" (with {fixed})" if fixed else ""))
-                if why.name == "missing" and depth > 0:
+                if why.name == "missing" and _before_start(why.arguments[0]):
+                    cond.note += "; there is no state before step 0 (the scenario's initial state)"
+                elif why.name == "missing" and depth > 0:
                     cond.children.append(self._why_not_node(why.arguments[0], fails, best, depth - 1, seen))
                 elif why.name == "present":
                     cond.children.append(self._why_node(why.arguments[0], best, set(), self.levels))
@@ -276,11 +285,20 @@ def _reason_text(why: Symbol) -> str:
     return "the condition is false"
 
 
-def _kind(atom: Symbol, is_fact: bool) -> str:
+def _before_start(atom: Symbol) -> bool:
+    """An atom of a step before the first (holds(F, -1) read at step 0): why-not stops there."""
+    last = atom.arguments[-1] if atom.type == SymbolType.Function and atom.arguments else None
+    return last is not None and last.type == SymbolType.Number and last.number < 0 and \
+        (atom.name, len(atom.arguments)) in _TIMED
+
+
+def _kind(atom: Symbol, is_fact: bool, chosen: bool = False) -> str:
     if (atom.name, len(atom.arguments)) in _EVENTS:
         return "event"
     if atom.match("holds", 2):
         return "state"
+    if chosen:
+        return "choice"  # a player's choice (an order, a target, a mode, a may): a choice rule's head
     return "fact" if is_fact else "derived"
 
 
@@ -318,7 +336,7 @@ def _well_founded(derivations: dict) -> dict:
 
 def _line(node: Node) -> str:
     cite = ""
-    if node.kind in ("event", "state", "fact", "derived"):
+    if node.kind in ("event", "state", "fact", "derived", "choice"):
         cr = f"CR {', '.join(node.rules)}" if node.rules else "no CR tag"
         cite = f"  <- {cr}, {node.at}" if node.at else ""
     if node.kind == "rule":

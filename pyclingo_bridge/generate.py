@@ -131,14 +131,13 @@ class Grounding:
     """The engine with the generator, grounded at the bounds' horizon, under --warn=all.
 
     program: more text for the generate part; extra: more encoding files (rules under
-    test, in the base part); check=False lets the induction step start pieces on the stack.
+    test, in the base part).
     Any clingo message is an EncodingError (as in engine.py).
     """
 
     def __init__(self, bounds: Bounds, program: str = "", extra: tuple[str, ...] = (),
-                 arguments: tuple[str, ...] = (), check: bool = True):
-        if check:
-            bounds.check()
+                 arguments: tuple[str, ...] = ()):
+        bounds.check()
         self.messages: list[str] = []
         self.ctl = Control(["--warn=all", "-c", f"horizon={bounds.horizon}", *arguments],
                            logger=lambda _code, text: self.messages.append(text), message_limit=100)
@@ -184,10 +183,18 @@ def _fact_key(sym: Symbol) -> tuple:
     return tuple((a.type, a.number if a.type.name == "Number" else str(a)) for a in sym.arguments)
 
 
-def generate_situations(bounds: Bounds, *, timeout: float | None = None) -> Iterator[str]:
+@dataclass
+class Generation:
+    """Whether a generation stopped at its time limit before every situation was found."""
+
+    cut_short: bool = False
+
+
+def generate_situations(bounds: Bounds, *, timeout: float | None = None,
+                        state: Generation | None = None) -> Iterator[str]:
     """Every situation within the bounds whose script can be performed, as a scenario text.
 
-    Stops (without an error) after timeout seconds if given.
+    Stops (without an error) after timeout seconds if given; `state.cut_short` then says so.
     """
     grounding = Grounding(bounds, program=":- script_failed(_, _).\n")
     ctl = grounding.ctl
@@ -204,6 +211,8 @@ def generate_situations(bounds: Bounds, *, timeout: float | None = None) -> Iter
             model.context.add_nogood([(sym, sym in chosen) for sym in universe])
             yield scenario_text(atoms, header)
             if deadline is not None and time.monotonic() >= deadline:
+                if state is not None:
+                    state.cut_short = True
                 break
     if grounding.messages:
         raise grounding.error(str(resources.main_encoding()))

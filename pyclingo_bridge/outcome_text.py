@@ -11,6 +11,7 @@ from .decode import decode, plain
 from .edition_diff import SAME, SAME_OUTCOMES_OTHER_RULES, EditionDiff
 from .enumeration import Enumeration
 from .render import label, timeline
+from .rule_texts import RULE_TEXTS
 
 #: how each kind of outcome atom is headed, in the order they are printed
 _KINDS = (("fired", "triggers"), ("zone", "zones"), ("controller", "controllers"), ("life", "life"),
@@ -22,9 +23,10 @@ _KINDS = (("fired", "triggers"), ("zone", "zones"), ("controller", "controllers"
 def _item(atom: str) -> str:
     term = parse_term(atom)
     args = [label(str(a)) for a in term.arguments]
-    if term.name == "fired":
-        source, ability, subject, controller, look = args
-        return f"{ability} of {source} on {subject} (controlled by {controller}, looked {look})"
+    if term.name == "fired":  # fired/4: a game outcome without the trigger's look (edition_diff)
+        source, ability, subject, controller, *look = args
+        return f"{ability} of {source} on {subject} (controlled by {controller}" + \
+            (f", looked {look[0]})" if look else ")")
     if term.name == "counters":
         return f"{args[0]} {args[2]} {args[1]}"
     if term.name == "haunts":
@@ -102,15 +104,31 @@ def _edition_outcomes(e: Enumeration, common: set[str]) -> list[str]:
     return lines
 
 
+#: why a look-forward default is an inference, by edition (looks_forward_inferred/1)
+_INFERRED = "inferred: {rule} lists the look-back cases and states no look-forward default"
+
+
+def _quotes(d: EditionDiff) -> list[str]:
+    """Each rule the diff names, once, with its text verbatim (rule_texts.py)."""
+    named = {(ed, n.strip()) for t in d.tables for ed, _, rule, _ in t.by_edition for n in rule.split(";")}
+    named |= {(ed, n.strip()) for c in d.cited for ed, rule in c.by_edition for n in rule.split(",")}
+    lines = []
+    for edition, number in sorted(named):
+        text = RULE_TEXTS.get(edition, {}).get(number)
+        lines.append(f'    {edition} {number}: "{text}"' if text else f"    {edition} {number}: (no text on file)")
+    return ["  the rules, quoted:"] + lines if lines else []
+
+
 def diff_text(d: EditionDiff, name: str | None = None) -> str:
     """One scenario's edition diff: its status, then for a difference both outcome sets
     (beyond what every outcome shares), the atoms found under one edition only, and the
-    rules that make the difference."""
+    rules that make the difference, each quoted (an inferred one said to be so)."""
     lines = [f"{d.status} {name or d.scenario.path}"]
     if d.status == SAME:
         return lines[0]
     outcomes = [set(o.atoms) for e in d.enumerations for o in e.outcomes]
     common = set.intersection(*outcomes) if outcomes else set()
+    complete = {str(e.run.edition): e.complete for e in d.enumerations}
     if d.status != SAME_OUTCOMES_OTHER_RULES:
         if common:
             lines.append("  in every outcome of both editions:")
@@ -118,21 +136,31 @@ def diff_text(d: EditionDiff, name: str | None = None) -> str:
         for e in d.enumerations:
             lines += _edition_outcomes(e, common)
         for edition, atoms in d.only:
-            if atoms:
-                lines.append(f"  only under {edition}:")
-                lines += outcome_lines(atoms, indent="    ")
+            if not atoms:
+                continue
+            others = [ed for ed in complete if ed != edition]
+            if all(complete[ed] for ed in others):
+                lines.append(f"  only under {edition} (triggers without their look):")
+            else:
+                lines.append(f"  found under {edition}, not under {', '.join(others)} before its run was cut "
+                             "short (not a difference until both are complete):")
+            lines += outcome_lines(atoms, indent="    ")
+    else:
+        lines.append("  the same outcome of the game under both editions (zones, controllers, life totals, "
+                     "counters, haunt links, which triggers fired); the reasoning differs:")
     if d.tables:
         lines.append("  rules that make the difference (the edition table for each trigger kind):"
                      if d.status != SAME_OUTCOMES_OTHER_RULES else
-                     "  the edition tables agree on the look, by different rules:")
+                     "  the edition tables judge these triggers by different rules:")
         for t in d.tables:
-            by = "; ".join(f"{ed} looks {look} by {rule}" for ed, look, rule in t.by_edition)
+            by = "; ".join(f"{ed} looks {look} by {rule}" + (f" ({_INFERRED.format(rule=rule)})" if inferred else "")
+                           for ed, look, rule, inferred in t.by_edition)
             lines.append(f"    {t.ability} triggers on {t.kind}: {by}")
     if d.cited:
         lines.append("  rules cited for the same trigger:")
         lines += [f"    {c.trigger}: " + "; ".join(f"{ed} cites {rule}" for ed, rule in c.by_edition)
                   for c in d.cited]
-    return "\n".join(lines)
+    return "\n".join(lines + _quotes(d))
 
 
 def diff_json(diffs: list[EditionDiff], texts: list[str] | None = None) -> str:
@@ -145,7 +173,10 @@ def diff_json(diffs: list[EditionDiff], texts: list[str] | None = None) -> str:
                      for e in d.enumerations},
         "only": {edition: list(atoms) for edition, atoms in d.only},
         "rules": [{"ability": t.ability, "trigger_kind": t.kind,
-                   "by_edition": {ed: {"look": look, "rule": rule} for ed, look, rule in t.by_edition}}
+                   "by_edition": {ed: {"look": look, "rule": rule, "inferred": inferred,
+                                       "text": {n.strip(): RULE_TEXTS.get(ed, {}).get(n.strip())
+                                                for n in rule.split(";")}}
+                                  for ed, look, rule, inferred in t.by_edition}}
                   for t in d.tables],
         "cited": [{"trigger": c.trigger, "by_edition": dict(c.by_edition)} for c in d.cited],
     } for i, d in enumerate(diffs)]

@@ -1,23 +1,37 @@
 """Bounded model checking of the invariants over generated situations (`lookback verify`).
 
-The invariants are the rules of the encodings that derive violation(Name(...), T)
-(asp/checks/invariants.lp and others), each with the rule its `%@rule` tag cites.
-One search, the generator (asp/checks/generate.lp) next to the engine: is there a
-situation within the bounds and a line of play up to the horizon in which one
-of the chosen invariants is violated? A model is a counterexample, written as a
-scenario (the situation, the script with the targets of the witness line, and
-`expect(none, violation(...))`); no model means proven within the bounds.
+The invariants are the rules that derive violation(Name(...), T): the packaged ones
+(asp/checks/invariants.lp and others), each with the rule its `%@rule` tag cites, and
+those of the user's files (`--invariants FILE`, and any a `--with FILE` of rules under
+test states). Each gets one verdict, and the verdict never claims more than was shown:
 
-Then the induction step, for every horizon: from an arbitrary state (the
-generator's arbitrary mode: pieces in any set of zones, spells on the stack
-with any targets, a life total of 0, 20 or one of the bounds) in which the invariants hold, can
-one step violate one? The invariants such a step violates are dropped and the
-step is searched again with the rest (Houdini), until the remaining set is
-inductive: with the base case (the bounded search includes step 0) those hold
-at every step of every line of play, for situations with pieces within the
-bounds. The arbitrary state does not include triggered abilities waiting or on
-the stack (they carry the history of their event), nor phasing, counters or a
-player who already lost: the report says so.
+* refuted: a situation within the bounds and a line of play up to the horizon violate
+  it; the witness is written as a scenario (the situation, the script with the targets
+  of the witness line, `expect(none, violation(...))`). The search goes on without the
+  refuted invariants until the others are settled.
+* not exercised: the grounder derives no violation atom of it within the bounds (its
+  body is not satisfiable there even ignoring the game's rules, e.g. trigger_wait needs
+  a trigger to wait more than 4 steps): nothing was shown, so it is never "proven".
+* proven up to step H: some violation atom of it can be derived within the bounds (one
+  is named), and no situation and no line of play violates it up to step H.
+* proven for every horizon: proven up to step H, and every line of play of every
+  situation within the bounds is over (quiescent: nothing to do, or the game ended) by
+  step H-1, and the idle step H after it changes nothing (no event, no trigger, no
+  fluent begins or ends). The encodings read a step only relative to the steps before
+  it (nothing reads the step number itself; the horizon only says where the game is
+  unfinished): a step repeats when the state and history it reads repeat, so every step
+  after H is the same idle step, and what step H did not violate no later step does.
+  This is a completeness threshold (Biere et al., "Bounded model checking", 2003), not
+  an induction step: it ranges over exactly the states the game reaches from the
+  situations within the bounds, and holds for those situations only.
+
+There is no induction step over "arbitrary" states: a sound one must range over every
+state the game can reach (triggers waiting and on the stack with their history, later
+incarnations, tokens, any life, damage and script position), and a state of these
+encodings carries its history (a trigger names the step of its event); the one-step
+induction over generated states this module used to run left reachable states out and
+called invariants "inductive" that a longer run violates (tests/test_verify.py plants
+three such bugs).
 """
 
 from __future__ import annotations
@@ -27,65 +41,119 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 import clingo.ast as ast
-from clingo import Function, Model, Symbol
+from clingo import Function, Model, String, Symbol
 
 from . import resources
 from .coverage import tagged_blocks
 from .engine import solve_until
-from .errors import Location, LookbackError
-from .generate import START_ZONES, Bounds, Grounding, scenario_text, situation_atoms
+from .errors import EncodingError, Location, LookbackError
+from .generate import Bounds, Grounding, scenario_text, situation_atoms
 
 #: violations that are not invariants of the game (a script the game cannot perform)
 NOT_INVARIANTS = frozenset({"script"})
-#: what the induction step's arbitrary state leaves out
-NOT_IN_ARBITRARY_STATE = ("triggered abilities waiting or on the stack", "phased-out permanents",
-                          "counters", "players who already lost")
+
+#: the verdicts, in the words the report prints
+REFUTED = "refuted"
+NOT_EXERCISED = "not exercised within these bounds"
+BOUNDED = "proven up to the horizon"
+EVERY_HORIZON = "proven for every horizon"
+UNDECIDED = "not settled (the search was cut short)"
 
 
 class VerifyError(LookbackError):
-    """An option names no invariant, or an encoding file cannot be read."""
+    """An option names no invariant, an encoding file cannot be read, or an invariant file
+    defines no invariant or reuses a packaged invariant's name."""
 
 
 @dataclass(frozen=True)
 class Invariant:
-    """violation(name(...), T): the functor, its arity, the rule cited and where it is written."""
+    """violation(name(...), T): the functor, its arity, the rule cited ("-": none) and where
+    it is written (relative to asp/ for a packaged one, the user's path otherwise)."""
 
     name: str
     arity: int
     rule: str
     where: str
+    user: bool = False
 
-    def matcher(self) -> str:
-        """The violation atom pattern of this invariant (anonymous arguments, any step)."""
+    def matcher(self, step: str = "T") -> str:
+        """The violation atom pattern of this invariant (anonymous arguments) at `step`."""
         args = ", ".join("_" for _ in range(self.arity))
-        return f"violation({self.name}({args}), T)" if self.arity else f"violation({self.name}, T)"
+        return f"violation({self.name}({args}), {step})" if self.arity else f"violation({self.name}, {step})"
+
+    @property
+    def place(self) -> str:
+        return self.where if self.user else f"asp/{self.where}"
 
 
-def invariants() -> list[Invariant]:
-    """Every invariant the encodings state, in file order."""
+def _violation_heads(path: Path) -> list[tuple[str, int, int]]:
+    """(name, arity, line) of each rule of the file whose head is violation(Name(...), T)."""
+    nodes: list[ast.AST] = []
+    ast.parse_files([str(path)], nodes.append)
+    found = []
+    for stmt in nodes:
+        if stmt.ast_type != ast.ASTType.Rule or Path(stmt.location.begin.filename).resolve() != path.resolve():
+            continue
+        head = stmt.head
+        if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom:
+            continue
+        sym = head.atom.symbol
+        if sym.ast_type != ast.ASTType.Function or sym.name != "violation" or len(sym.arguments) != 2:
+            continue
+        term = sym.arguments[0]
+        if term.ast_type == ast.ASTType.Function:
+            found.append((term.name, len(term.arguments), stmt.location.begin.line))
+        elif term.ast_type == ast.ASTType.SymbolicTerm:
+            found.append((str(term), 0, stmt.location.begin.line))
+    return found
+
+
+def _file_invariants(path: Path, user: bool, label: str) -> list[Invariant]:
+    cites = {stmt.location.begin.line: rule for _, rule, block in tagged_blocks(path) for stmt in block}
     found: dict[str, Invariant] = {}
-    root = resources.asp_dir()
-    for path in sorted(root.rglob("*.lp")):
-        for line, rule, stmts in tagged_blocks(path):
-            for stmt in stmts:
-                head = stmt.head
-                if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom:
-                    continue
-                sym = head.atom.symbol
-                if sym.ast_type != ast.ASTType.Function or sym.name != "violation" or len(sym.arguments) != 2:
-                    continue
-                term = sym.arguments[0]
-                name = term.name if term.ast_type == ast.ASTType.Function else str(term)
-                arity = len(term.arguments) if term.ast_type == ast.ASTType.Function else 0
-                if name not in NOT_INVARIANTS and name not in found:
-                    where = f"{path.relative_to(root)}:{stmt.location.begin.line}"
-                    found[name] = Invariant(name, arity, rule, where)
+    for name, arity, line in _violation_heads(path):
+        if name not in NOT_INVARIANTS and name not in found:
+            found[name] = Invariant(name, arity, cites.get(line, "-"), f"{label}:{line}", user)
     return list(found.values())
 
 
-def choose(names: tuple[str, ...]) -> list[Invariant]:
+def invariants() -> list[Invariant]:
+    """Every packaged invariant the encodings state, in file order."""
+    found: dict[str, Invariant] = {}
+    root = resources.asp_dir()
+    for path in sorted(root.rglob("*.lp")):
+        for inv in _file_invariants(path, False, str(path.relative_to(root))):
+            found.setdefault(inv.name, inv)
+    return list(found.values())
+
+
+def user_invariants(paths: tuple[str, ...], required: bool) -> list[Invariant]:
+    """The invariants the user's files state (each must state one if `required`: an
+    invariant file), VerifyError for a name a packaged invariant (or another file) has."""
+    packaged = {inv.name: inv for inv in invariants()}
+    found: dict[str, Invariant] = {}
+    for path in paths:
+        try:
+            stated = _file_invariants(Path(path), True, path)
+        except RuntimeError as exc:
+            raise VerifyError(Location(path), f"cannot parse the file: {exc}") from exc
+        if required and not stated:
+            raise VerifyError(Location(path), "defines no invariant: no rule derives violation(Name(...), T)")
+        for inv in stated:
+            line = int(inv.where.rsplit(":", 1)[1])
+            if inv.name in packaged:
+                raise VerifyError(Location(path, line), f"invariant {inv.name} is named like the packaged one "
+                                                        f"({packaged[inv.name].place}): choose another name")
+            if inv.name in found:
+                raise VerifyError(Location(path, line), f"invariant {inv.name} is already stated at "
+                                                        f"{found[inv.name].where}")
+            found[inv.name] = inv
+    return list(found.values())
+
+
+def choose(names: tuple[str, ...], known: list[Invariant] | None = None) -> list[Invariant]:
     """The invariants named (all if none), VerifyError for an unknown name."""
-    known = invariants()
+    known = invariants() if known is None else known
     if not names:
         return known
     by_name = {inv.name: inv for inv in known}
@@ -97,7 +165,7 @@ def choose(names: tuple[str, ...]) -> list[Invariant]:
 
 
 def read_encodings(paths: tuple[str, ...]) -> tuple[str, ...]:
-    """The extra encoding files (rules under test), each checked to be a readable text file."""
+    """The extra encoding files (rules under test, invariants), each a readable text file."""
     for path in paths:
         try:
             Path(path).read_text()
@@ -108,10 +176,35 @@ def read_encodings(paths: tuple[str, ...]) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Counterexample:
-    """A situation and a line of play violating an invariant, as a scenario text."""
+    """A situation and a line of play violating invariants, as a scenario text."""
 
     violations: tuple[Symbol, ...]
     scenario: str
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(_name(v.arguments[0]) for v in self.violations))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What was shown of one invariant: a status (REFUTED ... UNDECIDED) and its evidence
+    (the violation reached, or a violation atom the grounder can derive, or why not)."""
+
+    invariant: Invariant
+    status: str
+    evidence: str = ""
+
+
+@dataclass(frozen=True)
+class HorizonCheck:
+    """Whether every line of play is over by step H-1 with an idle step H that changes nothing
+    (complete: every horizon), or a line that is not (`open`, in words), or cut short."""
+
+    complete: bool
+    open: str
+    cut_short: bool
+    seconds: float
 
 
 @dataclass(frozen=True)
@@ -120,60 +213,164 @@ class Report:
 
     bounds: Bounds
     invariants: tuple[Invariant, ...]
-    counterexample: Counterexample | None
+    verdicts: tuple[Verdict, ...]
+    counterexamples: tuple[Counterexample, ...]
     cut_short: bool
     ground_seconds: float
     solve_seconds: float
-    #: invariants proven for every horizon by induction (None: induction not run)
-    inductive: tuple[str, ...] | None = None
-    #: invariant -> the violation an arbitrary step reached (why it is not inductive)
-    not_inductive: tuple[tuple[str, str], ...] = ()
-    induction_seconds: float = 0.0
+    #: None: the every-horizon check was not run (--no-horizon-check, or nothing left to prove)
+    horizon_check: HorizonCheck | None = None
+
+    @property
+    def counterexample(self) -> Counterexample | None:
+        return self.counterexamples[0] if self.counterexamples else None
 
     @property
     def proven(self) -> bool:
-        return self.counterexample is None and not self.cut_short
+        """No counterexample and nothing cut short (each verdict says what was shown)."""
+        return not self.counterexamples and not self.cut_short
+
+    def status(self, name: str) -> str:
+        return next(v.status for v in self.verdicts if v.invariant.name == name)
 
 
-def _search_program(chosen: list[Invariant]) -> str:
-    lines = [f"verify_found :- {inv.matcher()}." for inv in chosen]
-    return "\n".join(lines) + "\n:- not verify_found.\n:- script_failed(_, _).\n"
+def _program(chosen: list[Invariant]) -> str:
+    """Two queries on one grounding, chosen by externals: a violation of an alive invariant,
+    or (verify_horizon_query) a line of play not over by step H-1 or whose step H changes
+    something. A line whose script cannot be performed is no line of play."""
+    # the names as strings: an invariant may be named like a constant (trigger_wait is one)
+    lines = [f'#external verify_alive("{inv.name}").\nverify_found :- verify_alive("{inv.name}"), {inv.matcher()}.'
+             for inv in chosen]
+    lines += ["#external verify_horizon_query.",
+              ":- not verify_found, not verify_horizon_query.",
+              ":- script_failed(_, _).",
+              "verify_open(running) :- not quiescent(horizon - 1).",
+              "verify_open(event) :- happens(_, horizon).",
+              "verify_open(trigger) :- triggered(_, horizon).",
+              "verify_open(fluent) :- holds(F, horizon), not holds(F, horizon - 1).",
+              "verify_open(fluent) :- holds(F, horizon - 1), not holds(F, horizon).",
+              "verify_open :- verify_open(_).",
+              ":- verify_horizon_query, not verify_open."]
+    return "\n".join(lines) + "\n"
 
 
-def bounded_search(bounds: Bounds, chosen: list[Invariant], extra: tuple[str, ...] = (),
-                   timeout: float | None = None) -> Report:
-    """Search the situations within bounds for a line of play violating a chosen invariant."""
+def exercised(grounding: Grounding, chosen: list[Invariant]) -> dict[str, str]:
+    """Invariant name -> one violation atom the grounder derives within the bounds (the first
+    by step, then text): a witness that its body is satisfiable there, ignoring the game's
+    rules. An invariant without one cannot be violated within the bounds."""
+    names = {inv.name for inv in chosen}
+    found: dict[str, Symbol] = {}
+    for atom in grounding.ctl.symbolic_atoms.by_signature("violation", 2):
+        sym = atom.symbol
+        name = _name(sym.arguments[0])
+        if name in names and sym.arguments[1].type.name == "Number":
+            key = (sym.arguments[1].number, str(sym))
+            if name not in found or key < (found[name].arguments[1].number, str(found[name])):
+                found[name] = sym
+    return {name: str(sym) for name, sym in found.items()}
+
+
+def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ...] = (),
+           timeout: float | None = None, horizon_check: bool = True,
+           invariant_files: tuple[str, ...] = ()) -> Report:
+    """The bounded search of every chosen invariant, then (if some are proven up to the
+    horizon) the every-horizon check. encodings: rules under test (their invariants, if any,
+    are checked too); invariant_files: files of invariants (each must state one)."""
+    bounds.check()
+    extra = read_encodings(encodings) + read_encodings(invariant_files)
+    known = invariants() + user_invariants(tuple(encodings), False) + user_invariants(tuple(invariant_files), True)
+    chosen = choose(names, known)
     start = time.monotonic()
-    grounding = Grounding(bounds, program=_search_program(chosen), extra=extra)
+    grounding = Grounding(bounds, program=_program(chosen), extra=extra)
     grounded = time.monotonic()
     deadline = None if timeout is None else grounded + timeout
-    found: list[Counterexample] = []
-    names = {inv.name for inv in chosen}
-
-    def on_model(model: Model) -> None:
-        found.append(_counterexample(model, names, bounds, chosen))
-
-    ctl = grounding.ctl
-    ctl.configuration.solve.models = 1
-    finished, _ = solve_until(ctl, on_model, deadline)
     if grounding.messages:
         raise grounding.error(str(resources.main_encoding()))
+    derivable = exercised(grounding, chosen)
+    alive = [inv for inv in chosen if inv.name in derivable]
+    counterexamples: list[Counterexample] = []
+    finished = _search(grounding, bounds, chosen, alive, counterexamples, deadline)
     solved = time.monotonic()
-    return Report(bounds, tuple(chosen), found[0] if found else None, not finished and not found,
-                  grounded - start, solved - grounded)
+    refuted = {name: v for cx in counterexamples for v in cx.violations for name in [_name(v.arguments[0])]}
+    check = None
+    if finished and alive and horizon_check:
+        check = _horizon_check(grounding, chosen, deadline)
+    verdicts = []
+    for inv in chosen:
+        if inv.name in refuted:
+            verdicts.append(Verdict(inv, REFUTED, str(refuted[inv.name])))
+        elif inv.name not in derivable:
+            verdicts.append(Verdict(inv, NOT_EXERCISED, f"no violation atom can be derived up to step {bounds.horizon}"))
+        elif not finished:
+            verdicts.append(Verdict(inv, UNDECIDED, f"e.g. {derivable[inv.name]} can be derived"))
+        else:
+            status = EVERY_HORIZON if check is not None and check.complete else BOUNDED
+            verdicts.append(Verdict(inv, status, f"e.g. {derivable[inv.name]} can be derived"))
+    return Report(bounds, tuple(chosen), tuple(verdicts), tuple(counterexamples), not finished,
+                  grounded - start, solved - grounded, check)
 
 
-def _counterexample(model: Model, names: set[str], bounds: Bounds, chosen: list[Invariant]) -> Counterexample:
+def _search(grounding: Grounding, bounds: Bounds, chosen: list[Invariant], alive: list[Invariant],
+            found: list[Counterexample], deadline: float | None) -> bool:
+    """Search for violations of the alive invariants, one counterexample at a time, each
+    refuted invariant dropped before the next search; False if cut short."""
+    ctl = grounding.ctl
+    ctl.configuration.solve.models = 1
+    ctl.assign_external(Function("verify_horizon_query"), False)
+    remaining = [inv.name for inv in alive]
+    by_name = {inv.name: inv for inv in chosen}
+    while remaining:
+        for inv in chosen:
+            ctl.assign_external(Function("verify_alive", [String(inv.name)]), inv.name in remaining)
+        models: list[Counterexample] = []
+        finished, _ = solve_until(ctl, lambda m: models.append(_counterexample(m, set(remaining), bounds, by_name)),
+                                  deadline)
+        if not finished and not models:
+            return False
+        if not models:
+            return True
+        found.append(models[0])
+        remaining = [n for n in remaining if n not in models[0].names]
+    return True
+
+
+def _horizon_check(grounding: Grounding, chosen: list[Invariant], deadline: float | None) -> HorizonCheck:
+    start = time.monotonic()
+    ctl = grounding.ctl
+    for inv in chosen:
+        ctl.assign_external(Function("verify_alive", [String(inv.name)]), False)
+    ctl.assign_external(Function("verify_horizon_query"), True)
+    witness: list[str] = []
+    finished, _ = solve_until(ctl, lambda m: witness.append(_open_line(m)), deadline)
+    ctl.assign_external(Function("verify_horizon_query"), False)
+    seconds = time.monotonic() - start
+    if witness:
+        return HorizonCheck(False, witness[0], False, seconds)
+    return HorizonCheck(finished, "", not finished, seconds)
+
+
+def _open_line(model: Model) -> str:
+    """A line of play not over by step H-1 (or changing something at H), in a few words."""
+    atoms = model.symbols(atoms=True)
+    horizon = max(s.arguments[0].number for s in atoms if s.match("step", 1))
+    kinds = {s.arguments[0].number: str(s.arguments[1]) for s in atoms if s.match("step_kind", 2)}
+    cards = ", ".join(f"{s.arguments[0]} {s.arguments[1]}" for s in sorted(atoms) if s.match("card", 3))
+    script = ", ".join(str(s.arguments[1]) for s in sorted(atoms) if s.match("script", 2))
+    return (f"a line of play still has something to do at step {horizon} ({kinds.get(horizon, '?')}), "
+            f"e.g. with {cards}" + (f" and the script {script}" if script else ""))
+
+
+def _counterexample(model: Model, names: set[str], bounds: Bounds, rules: dict[str, Invariant]) -> Counterexample:
     atoms = model.symbols(atoms=True)
     violations = sorted((s for s in atoms if s.match("violation", 2) and _name(s.arguments[0]) in names),
                         key=lambda s: (s.arguments[1].number, str(s)))
     first_step = violations[0].arguments[1].number
     situation = situation_atoms(model) + _pinned_targets(atoms)
-    rules = {inv.name: inv for inv in chosen}
     lines = [f"% Counterexample found by `lookback verify` ({bounds.describe()})."]
     for v in violations:
         inv = rules[_name(v.arguments[0])]
-        lines.append(f"% Invariant {inv.name} (CR {inv.rule}, asp/{inv.where}) is violated: {v}")
+        cite = f"CR {inv.rule}, " if inv.rule != "-" else ""
+        lines.append(f"% Invariant {inv.name} ({cite}{inv.place}) is violated: {v}")
     lines.append(f"% The line of play, up to step {first_step}:")
     lines += [f"%   {line}" for line in _timeline(atoms, first_step)]
     expectations = "\n".join(f"expect(none, {v})." for v in violations if v.arguments[1].number == first_step)
@@ -213,97 +410,44 @@ def _timeline(atoms: list[Symbol], last: int) -> list[str]:
             for t in range(1, last + 1)]
 
 
-# - induction ----------------------------------------------------------------------------------
-
-def _induction_program(chosen: list[Invariant]) -> str:
-    lines = ["gen_mode(arbitrary)."]
-    for inv in chosen:
-        lines.append(f"#external verify_assumed({inv.name}).")
-        pattern = inv.matcher()
-        lines.append(f"verify_before({inv.name}) :- {pattern.replace(', T)', ', 0)')}.")
-        lines.append(f"verify_after({inv.name}) :- {pattern.replace(', T)', ', 1)')}.")
-    lines += [":- verify_assumed(N), verify_before(N).",
-              "verify_broken :- verify_assumed(N), verify_after(N).",
-              ":- not verify_broken.",
-              ":- script_failed(_, _)."]
-    return "\n".join(lines) + "\n"
-
-
-def induction(bounds: Bounds, chosen: list[Invariant], extra: tuple[str, ...] = (),
-              timeout: float | None = None) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...], bool]:
-    """The chosen invariants that one step from any arbitrary state keeps (Houdini), why the
-    others are dropped, and whether the search finished in time."""
-    arbitrary = replace(bounds, zones=START_ZONES + ("stack",), horizon=1, actions=1,
-                        life=tuple(sorted(set(bounds.life) | {0, 20})))
-    grounding = Grounding(arbitrary, program=_induction_program(chosen), extra=extra, check=False)
-    ctl = grounding.ctl
-    deadline = None if timeout is None else time.monotonic() + timeout
-    alive = [inv.name for inv in chosen]
-    dropped: list[tuple[str, str]] = []
-    while alive:
-        for inv in chosen:
-            ctl.assign_external(Function("verify_assumed", [Function(inv.name)]), inv.name in alive)
-        witness: list[list[Symbol]] = []
-        ctl.configuration.solve.models = 1
-        finished, _ = solve_until(ctl, lambda m: witness.append(m.symbols(atoms=True)), deadline)
-        if not finished:
-            return tuple(alive), tuple(dropped), False
-        if not witness:
-            break
-        broken = [s for s in witness[0] if s.match("violation", 2) and s.arguments[1].number == 1
-                  and _name(s.arguments[0]) in alive]
-        for name in sorted({_name(s.arguments[0]) for s in broken}):
-            alive.remove(name)
-            dropped.append((name, str(next(s for s in broken if _name(s.arguments[0]) == name))))
-    if grounding.messages:
-        raise grounding.error(str(resources.main_encoding()))
-    return tuple(alive), tuple(dropped), True
-
-
-def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ...] = (),
-           timeout: float | None = None, inductive: bool = True) -> Report:
-    """The bounded search, then (if nothing was found) the induction step."""
-    bounds.check()
-    chosen = choose(names)
-    extra = read_encodings(encodings)
-    report = bounded_search(bounds, chosen, extra, timeout)
-    if not report.proven or not inductive:
-        return report
-    start = time.monotonic()
-    alive, dropped, finished = induction(bounds, chosen, extra, timeout)
-    return replace(report, inductive=alive if finished else (), not_inductive=dropped,
-                   induction_seconds=time.monotonic() - start)
-
-
 def render(report: Report) -> str:
-    """The report in words (a counterexample is printed as its scenario file instead)."""
+    """The report in words: the bounds, one verdict a line, what the every-horizon check
+    showed (counterexample scenarios are written separately)."""
     inv = report.invariants
+    h = report.bounds.horizon
     lines = [f"bounds: {report.bounds.describe()}",
              f"invariants: {len(inv)}; grounded in {report.ground_seconds:.1f} s, "
              f"searched in {report.solve_seconds:.1f} s"]
+    counts = {status: sum(v.status == status for v in report.verdicts)
+              for status in (REFUTED, BOUNDED, EVERY_HORIZON, NOT_EXERCISED, UNDECIDED)}
     if report.cut_short:
-        lines.append("NO CONCLUSION: the search was cut short by --timeout")
-        return "\n".join(lines) + "\n"
-    if report.counterexample is not None:
-        lines.append("COUNTEREXAMPLE: " + ", ".join(map(str, report.counterexample.violations)))
-        return "\n".join(lines) + "\n"
-    lines.append(f"PROVEN within the bounds: no situation and no line of play up to step "
-                 f"{report.bounds.horizon} violates any of them.")
-    inductive = set(report.inductive or ())
-    why = dict(report.not_inductive)
+        lines.append("NO CONCLUSION: the search was cut short by --timeout; "
+                     f"{counts[UNDECIDED]} invariant(s) not settled")
+    elif report.counterexamples:
+        lines.append(f"COUNTEREXAMPLE: {counts[REFUTED]} invariant(s) refuted within the bounds")
+    else:
+        lines.append(f"NO COUNTEREXAMPLE: no situation and no line of play up to step {h} violates any of them")
     width = max(len(i.name) for i in inv)
-    for i in inv:
-        if report.inductive is None:
-            status = "within the bounds (induction not run)"
-        elif i.name in inductive:
-            status = "inductive: holds at every step, for every horizon"
-        elif i.name in why:
-            status = f"within the bounds only (one step from an arbitrary state reaches {why[i.name]})"
+    for v in report.verdicts:
+        cite = f"CR {v.invariant.rule}" if v.invariant.rule != "-" else "no CR cited"
+        words = {REFUTED: f"REFUTED ({v.evidence})",
+                 BOUNDED: f"proven up to step {h}, not for every horizon ({v.evidence})",
+                 EVERY_HORIZON: "proven for every horizon (every line of play is over by step "
+                                f"{h - 1}; {v.evidence})",
+                 NOT_EXERCISED: f"not exercised within these bounds ({v.evidence}): nothing proven",
+                 UNDECIDED: f"not settled: the search was cut short ({v.evidence})"}[v.status]
+        user = " [user]" if v.invariant.user else ""
+        lines.append(f"  {v.invariant.name:<{width}}  {cite:<11} {words}{user}")
+    check = report.horizon_check
+    if check is not None:
+        if check.complete:
+            lines.append(f"every horizon: every line of play of every situation within the bounds is over by step "
+                         f"{h - 1} and the idle step {h} changes nothing ({check.seconds:.1f} s); the rules read "
+                         "a step only relative to earlier ones, so every later step repeats step "
+                         f"{h}: a completeness threshold over these situations, not an induction step")
+        elif check.cut_short:
+            lines.append(f"every horizon: not settled, the check was cut short ({check.seconds:.1f} s)")
         else:
-            status = "within the bounds only (the induction step was cut short)"
-        lines.append(f"  {i.name:<{width}}  CR {i.rule:<8} {status}")
-    if report.inductive is not None:
-        lines.append(f"induction step: {report.induction_seconds:.1f} s, over arbitrary states of up to "
-                     f"{report.bounds.pieces} piece(s) in any zones, life totals 0, 20 or --life; not generated: "
-                     + ", ".join(NOT_IN_ARBITRARY_STATE))
+            lines.append(f"every horizon: not shown, {check.open} ({check.seconds:.1f} s); "
+                         "a larger --steps may settle it")
     return "\n".join(lines) + "\n"

@@ -62,7 +62,7 @@ def test_run_json_is_deterministic_and_complete() -> None:
 
 def test_run_max_models_says_it_was_cut_short() -> None:
     result = invoke("run", SEED, "--max-models", "1")
-    assert result.exit_code == 0
+    assert result.exit_code == 3
     assert "answer sets: 1 (cut short: stopped after 1 answer set(s) (--max-models))" in result.output
 
 

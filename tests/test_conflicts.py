@@ -9,15 +9,16 @@ import pytest
 from click.testing import CliRunner
 from clingo import parse_term
 
-from pyclingo_bridge import resources
+from pyclingo_bridge import conflicts, engine, resources
 from pyclingo_bridge.cli import main
-from pyclingo_bridge.conflicts import minimal_conflict, minimal_conflicts, requirement_of, text_report
+from pyclingo_bridge.conflicts import Conflict, minimal_conflict, minimal_conflicts, requirement_of, text_report
 from pyclingo_bridge.coverage import tagged_blocks
 from pyclingo_bridge.scenario import Expectation, load_scenario
 
 DATA = Path(__file__).parent / "data" / "conflicts"
 NO_TWO_CREATURES = DATA / "switcheroo_one_creature.lp"
 NO_LIFE_GAIN = DATA / "wipe_expects_no_life_gain.lp"
+TWO_CONTRADICTIONS = DATA / "two_contradictions.lp"
 
 
 def rule_at(relpath: str, rule: str) -> str:
@@ -59,10 +60,12 @@ def test_contradictory_scenario_names_the_target_rules_and_the_facts(no_answer_s
 
 
 def test_conflict_is_minimal(no_answer_set) -> None:
-    # deletion tried each part of the first core once at most (one solve call each, plus the first)
-    assert no_answer_set.minimised
+    # deletion tried each part of the first core once at most (one solve call each, plus the first),
+    # then the hitting-set tree removed each part of the conflict once: each time an answer set
+    assert no_answer_set.minimised and no_answer_set.complete
     assert len(no_answer_set.parts) <= no_answer_set.core
-    assert no_answer_set.solves <= no_answer_set.core + 1
+    assert no_answer_set.solves <= no_answer_set.core + 1 + len(no_answer_set.parts)
+    assert no_answer_set.conflicts == (no_answer_set.parts,)
 
 
 def test_several_requirements_share_one_grounding() -> None:
@@ -111,3 +114,36 @@ def test_research_guide_shows_the_real_conflict(no_answer_set) -> None:
     root = str(resources.asp_dir().parent) + "/"
     lines = text_report(no_answer_set).replace(root, "").splitlines()
     assert "\n".join(lines[:-1]) in guide  # all but the timing line
+
+
+# - issue 17: every minimal conflict, and no claim that was not checked ---------------------------
+
+def test_two_independent_contradictions_are_both_named(tmp_path) -> None:
+    conflict = minimal_conflict(load_scenario(TWO_CONTRADICTIONS))
+    assert not conflict.satisfiable and conflict.complete and len(conflict.conflicts) == 2
+    first, second = ({f"{p.kind} {p.label}" for p in c} for c in conflict.conflicts)
+    assert {"fact init_target(swap,1,bear)", "fact init_target(swap,2,bear)", "rules CR 115.3"} <= first
+    assert {"fact init_target(swap2,1,bear2)", "fact init_target(swap2,2,bear2)", "rules CR 115.3"} <= second
+    assert not {"fact init_target(swap2,2,bear2)"} & first and not {"fact init_target(swap,2,bear)"} & second
+    # the only single part that hits both is the rule on distinct targets: checked to leave an answer set
+    assert [f"{p.kind} {p.label}" for p in conflict.correction] == ["rules CR 115.3"]
+    text = text_report(conflict)
+    assert "without any one of them, it is possible" not in text
+    assert "every minimal conflict is listed (2); it stays impossible until a part of each is removed" in text
+    # what the report does not claim is indeed false: without a part of the first conflict, still no game
+    edited = tmp_path / "one_fixed.lp"
+    edited.write_text(TWO_CONTRADICTIONS.read_text().replace("init_target(swap, 2, bear).\n", ""))
+    assert not engine.solve(load_scenario(edited)).models
+
+
+def test_a_conflict_of_no_part_is_never_because_of_0_parts() -> None:
+    empty = Conflict("an answer set", False, (), 0, 1, 0.0, conflicts=((),), complete=True)
+    text = text_report(empty)
+    assert "0 parts" not in text and "untagged machinery of the encodings alone" in text
+
+
+def test_limit_says_others_may_remain(monkeypatch) -> None:
+    monkeypatch.setattr(conflicts, "CONFLICT_LIMIT", 1)
+    conflict = conflicts.minimal_conflict(load_scenario(TWO_CONTRADICTIONS))
+    assert not conflict.complete and len(conflict.conflicts) == 1
+    assert "other conflicts may remain" in text_report(conflict)

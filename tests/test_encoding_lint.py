@@ -148,3 +148,28 @@ def test_next_step_lint_catches_t_plus_1() -> None:
     rules = [s for s in out if s.ast_type == ast.ASTType.Rule]
     assert next_step_reads(rules[0].body[0]) == ["(T+1)"]
     assert [t for lit in rules[1].body for t in next_step_reads(lit)] == []
+
+
+# - issue 17: a `%@rule` tag covers the predicate it documents, nothing else ---------------------
+
+@pytest.mark.parametrize("path", LP_FILES, ids=rel)
+def test_no_tag_runs_over_another_predicates_docstring(path: Path) -> None:
+    """A tag's block (up to the next blank line or tag) must not run over the docstring of
+    another predicate (`%* name(...)`): its rule would be cited for statements it does not
+    make. End the tagged definition with a blank line (and tag the next one if a rule makes it)."""
+    from pyclingo_bridge.coverage import spanning_tags
+
+    assert [f"{rel(path)}:{line}: %@rule {rule} runs over the docstring at line {doc}"
+            for line, rule, doc in spanning_tags(path)] == []
+
+
+def test_tag_scope_stops_at_the_next_definition(tmp_path) -> None:
+    from pyclingo_bridge.coverage import spanning_tags, tagged_blocks
+
+    path = tmp_path / "planted.lp"
+    path.write_text("%@rule 603.3\np(T) :- q(T).\n%* r(T)\nAnother predicate. *%\nr(T) :- q(T).\n")
+    ((line, rule, block),) = tagged_blocks(path)
+    assert (line, rule) == (1, "603.3") and [s.location.begin.line for s in block] == [2]
+    assert spanning_tags(path) == [(1, "603.3", 3)]
+    path.write_text("%@rule 603.3\np(T) :- q(T).\n\n%* r(T)\nAnother predicate. *%\nr(T) :- q(T).\n")
+    assert spanning_tags(path) == []

@@ -107,7 +107,7 @@ def test_limit_marks_the_enumeration_cut_short() -> None:
     e = enumerate_outcomes(load_scenario(MAY), limit=1)
     assert len(e.outcomes) == 1 and not e.complete and "--limit" in e.cut_short
     text = invoke("enumerate", MAY, "--limit", "1")
-    assert text.exit_code == 0, text.output
+    assert text.exit_code == 3, text.output  # cut short: exit 3 (cli.py)
     last = text.output.splitlines()[-2]
     assert last.startswith("1 distinct outcome(s), at least 1 line(s) of play; CUT SHORT (stopped after 1")
     assert "SOME OUTCOMES MAY BE MISSING" in last

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
 
 from pyclingo_bridge import resources
 from pyclingo_bridge.cli import main
-from pyclingo_bridge.explain import Node, explain
+from pyclingo_bridge.explain import Node, explain, text_report
 
 SEED = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
 ARTIFACT_AB = "ab(cr_example_artifact,1)"
@@ -63,7 +64,7 @@ def test_lookback_trigger_is_explained_by_the_dies_event_the_state_before_and_60
 def test_every_rule_node_cites_its_place_and_no_atom_explains_itself(why_bear) -> None:
     def walk(node: Node, above: frozenset[str]) -> None:
         assert node.atom not in above, f"{node.atom} is used to explain itself"
-        if node.kind in ("event", "state", "fact", "derived"):
+        if node.kind in ("event", "state", "fact", "derived", "choice"):
             assert node.at, node.atom
         for child in node.children:
             walk(child, above | {node.atom})
@@ -129,3 +130,45 @@ def test_atom_with_a_variable_is_bad_input() -> None:
     result = CliRunner().invoke(main, ["explain", SEED, "back_rule(dies,obj(bear1,0),2,R)"])
     assert result.exit_code == 2
     assert "is not an atom (write a ground atom: R is a variable)" in result.output
+
+
+def test_a_scripted_action_is_not_cited_as_putting_triggers_on_the_stack() -> None:
+    """performs/2 follows the 603.3 step rule in procedure.lp, under its own docstring: the
+    tag covers step_kind only (coverage.tagged_blocks), so the action cites no CR 603.3."""
+    x = explain(str(resources.scenarios_dir() / "choices_may_draw_harvester.lp"), "performs(1,cast(bob,murder))")
+    assert x.why is not None and x.why.at.startswith("asp/core/procedure.lp:")
+    assert "603.3" not in x.why.rules
+
+
+# - issue 17: why-not on the atoms users write, never before step 0, choices shown as choices ------
+
+def test_why_not_fired_reads_the_condition_for_the_objects_it_names() -> None:
+    """Akroma's Vengeance never dies (a sorcery goes to the graveyard from the stack, CR 608.2n;
+    700.4: dies means from the battlefield): no trigger of the artifact on it. Each failing
+    condition is read for an object of the card the atom names (X is an object of vengeance),
+    never with bindings that contradict each other (X=obj(bear1,0) with XId=vengeance)."""
+    x = explain(SEED, f"fired(artifact,{ARTIFACT_AB},vengeance,alice,back,2)")
+    assert x.holds_in == "none"
+    fails = [n for n in nodes(x.why_not) if n.kind == "fails"]
+    assert fails and all(n.atom == "trigger_instance(Tr,Ab,S,X,P,Look)" for n in fails)
+    for n in fails:
+        bound = dict(pair.split("=", 1) for pair in n.note.split("(with ", 1)[1].rstrip(")").split(", ")
+                     if "=" in pair and not pair.startswith(("Ab=", "Look=")))
+        assert bound["X"].startswith("obj(vengeance,") and bound["XId"] == "vengeance", n.note
+        assert bound["S"].startswith("obj(artifact,") and bound["SId"] == "artifact", n.note
+
+
+def test_why_not_stops_at_step_0() -> None:
+    x = explain(SEED, "holds(in_zone(obj(bear1,0),graveyard),1)")
+    tree = list(nodes(x.why_not))
+    assert not [n.atom for n in tree if re.search(r",-\d+\)$", n.atom)]
+    assert any("there is no state before step 0" in n.note for n in tree)
+
+
+def test_a_players_choice_is_shown_as_a_choice() -> None:
+    """Innocent Blood: each player sacrifices a creature of their choice (CR 701.21a)."""
+    devil = str(resources.scenarios_dir() / "lookback_603_10a_sacrifice_mayhem_devil.lp")
+    x = explain(devil, "fired(devil,ab(mayhem_devil,1),bear,alice,back,2)")
+    choices = [n for n in nodes(x.why) if n.kind == "choice"]
+    assert any(n.atom.startswith("sacrifice_choice(") for n in choices)
+    assert "[choice] sacrifice_choice(" in text_report(x)
