@@ -272,7 +272,7 @@ class UserCard(NamedTuple):
 def _file_facts(name: str, text: str) -> list:
     from .scenario import parse_facts  # scenario.py imports this module
     try:
-        prescan.check_text(name, text)
+        prescan.check_text(name, text, "a card file")
         for inc in prescan.find_includes(name, text):
             raise CardError(inc.location, "#include is not allowed in a card file: a card file holds the facts "
                                           "of one card (a scenario may #include card files)")

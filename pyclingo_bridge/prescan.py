@@ -105,13 +105,13 @@ def read(path: Path, name: str) -> str:
         raise ScenarioError(Location(name), f"cannot read the scenario: {getattr(exc, 'strerror', None) or exc}") from None
 
 
-def check_text(path: str, text: str) -> None:
+def check_text(path: str, text: str, what: str = "a scenario") -> None:
     """Refuse a character outside printable ASCII, or a term nested deeper than MAX_DEPTH (comments aside)."""
     for start, end in code_spans(text, strings=True):
         for i in range(start, end):
             if not (" " <= text[i] <= "~" or text[i] in "\t\n\r"):
                 raise ScenarioError(_location(path, text, i), f"character {text[i]!r} (U+{ord(text[i]):04X}): "
-                                                              "a scenario is written in printable ASCII")
+                                                              f"{what} is written in printable ASCII")
     depth = 0
     for start, end in code_spans(text):
         for i in range(start, end):
