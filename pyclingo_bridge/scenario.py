@@ -319,7 +319,10 @@ class _Checker:
     def check_piece(self, fact: Fact) -> None:
         ident, name, owner = fact.args
         if self.is_name(fact, ident, f"a {fact.name} id"):
-            self.names(fact, name, self.vocab.card_names, "card name")
+            if str(name) not in self.vocab.card_names:
+                self.problem(fact, f"unknown card name {name}" + (
+                    suggest(str(name), self.vocab.card_names) or "; define the card in the scenario, or give "
+                    "its card folder with --cards DIR (docs/cards.md)"))
             self.player(fact, owner)
 
     def check_init_zone(self, fact: Fact) -> None:
