@@ -343,3 +343,27 @@ expect(all, trigger_count(ab(essence_warden, 1), {gained})).
 expect(all, final_life(alice, {20 + gained})).
 """)
     passes(path, load_library([CARDS]))
+
+
+@pytest.mark.slow  # a minimal conflict takes a few hundred solve calls
+def test_conflicts_name_a_user_card_as_a_part(tmp_path) -> None:
+    # Bob's lions cannot stay: Dictate of Erebos makes him sacrifice them; the card is one part
+    path = tmp_path / "dictate.lp"
+    path.write_text(OWN_CREATURE_DIES.replace("expect(all, final_zone(lions, graveyard)).",
+                                              "expect(all, final_zone(lions, battlefield))."))
+    result = invoke("conflicts", "--cards", str(CARDS), str(path))
+    assert result.exit_code == 1, result.output
+    first_fact = DICTATE.splitlines().index("printed_type(dictate_of_erebos, enchantment).") + 1
+    assert f"  card dictate_of_erebos ({CARDS.resolve() / 'dictate_of_erebos.lp'}:{first_fact})" in result.output
+
+
+def test_lookback_cards_with_a_scenario_lists_its_cards(tmp_path) -> None:
+    path = tmp_path / "dictate.lp"
+    path.write_text(OWN_CREATURE_DIES + facts_of(DICTATE))
+    result = invoke("cards", "--scenario", str(path))
+    assert result.exit_code == 0, result.output
+    line = OWN_CREATURE_DIES.count("\n") + 1 + facts_of(DICTATE).splitlines().index(
+        "printed_type(dictate_of_erebos, enchantment).")
+    assert ["dictate_of_erebos", "user", f"{path}:{line}:1"] in [row.split() for row in result.output.splitlines()]
+    result = invoke("cards", "--scenario", str(path), "dictate_of_erebos")
+    assert result.exit_code == 0 and result.output.splitlines()[0] == "printed_type(dictate_of_erebos,enchantment)."
