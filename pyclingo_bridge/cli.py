@@ -28,8 +28,9 @@ from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .render import json_report, text_report
 from .oracle_layout import CardTextError
 from .run_errors import run_error
-from .scenario import load_scenario
-from .vocabulary import vocabulary
+from .cards import CardLibrary, folders_from_environment, is_card_file, load_library, replaced_note
+from .scenario import Scenario, load_scenario
+from .vocabulary import cache_dir as vocabulary_cache_dir, vocabulary
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 # enumerate, diff, conflicts, explain and verify import their machinery when run (and run and
@@ -53,9 +54,29 @@ def _interruptible(command):
     return wrapper
 
 
-def _solve(path: str | Path, **options):
+def _library(card_dirs: tuple[str, ...], override: bool) -> CardLibrary:
+    """The card library of LOOKBACK_CARDS's folders and the --cards folders (exit 2 on a bad card);
+    says which bundled cards a user card replaces (--override-cards)."""
+    try:
+        library = load_library(folders_from_environment() + tuple(Path(d) for d in card_dirs), override)
+    except LookbackError as error:
+        _bad_input(error)
+    for line in replaced_note(library):
+        click.echo(line, err=True)
+    return library
+
+
+def _load(path: str | Path, library: CardLibrary) -> Scenario:
+    """Load and validate one scenario with the library; says which bundled cards its own cards replace."""
+    scenario = load_scenario(path, library=library)
+    for line in replaced_note(scenario.library)[len(library.replaced):]:
+        click.echo(line, err=True)
+    return scenario
+
+
+def _solve(path: str | Path, library: CardLibrary, **options):
     """Load, validate and solve one scenario; ScenarioError for any input error, the run's included."""
-    result = solve(load_scenario(path), **options)
+    result = solve(_load(path, library), **options)
     if error := run_error(result):
         raise error
     return result
@@ -69,6 +90,20 @@ def _check_edition(edition: str | None) -> None:
 
 _EDITION = click.option("--edition", default=None, metavar="2006|current",
                         help="Rules edition to apply (overrides the scenario's edition/1).")
+_CARD_HELP = "Read the card definitions of DIR (one NAME.lp a card; repeatable; also LOOKBACK_CARDS)."
+_CARD_DIRS = click.option("--cards", "--card-dir", "card_dirs", multiple=True, type=click.Path(), metavar="DIR",
+                          help=_CARD_HELP)
+_OVERRIDE = click.option("--override-cards", is_flag=True,
+                         help="Let user cards replace bundled cards of the same name (the run says which).")
+
+
+def _card_options(command, pool: bool = False):
+    """--cards DIR (--card-dir DIR where --cards names the card pool) and --override-cards."""
+    folders = click.option("--card-dir", "card_dirs", multiple=True, type=click.Path(), metavar="DIR",
+                           help=_CARD_HELP) if pool else _CARD_DIRS
+    return folders(_OVERRIDE(command))
+
+
 _TIMEOUT = click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="S",
                         help="Stop solving after S seconds (the report says the run was cut short).")
 
@@ -87,13 +122,15 @@ def main() -> None:
 @click.option("--max-models", type=click.IntRange(min=0), default=0, metavar="N",
               help="Stop after N answer sets (0: all).")
 @_TIMEOUT
+@_card_options
 @_interruptible
 def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
-        timeout: float | None) -> None:
+        timeout: float | None, card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Solve SCENARIO and print the timeline of its first answer set (all with --all)."""
     _check_edition(edition)
+    library = _library(card_dirs, override_cards)
     try:
-        result = _solve(scenario, edition=edition, max_models=max_models, timeout=timeout)
+        result = _solve(scenario, library, edition=edition, max_models=max_models, timeout=timeout)
         shown = result.models if show_all else result.models[:1]  # the report counts the rest undecoded
         models = [decode(m, i) for i, m in enumerate(shown, start=1)]
     except LookbackError as error:
@@ -148,17 +185,20 @@ class _Progress:
               help="Print one witness line of play (its timeline) for each outcome.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show progress on stderr when the run takes more than a second.")
+@_card_options
 @_interruptible
 def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
-                      all_orders: bool, witnesses: bool, progress: bool) -> None:
+                      all_orders: bool, witnesses: bool, progress: bool, card_dirs: tuple[str, ...],
+                      override_cards: bool) -> None:
     """Every distinct outcome of SCENARIO, how many lines of play lead to each, and one witness line each."""
     from .enumeration import enumerate_outcomes
     from .outcome_text import enumeration_json, enumeration_text
 
     _check_edition(edition)
+    library = _library(card_dirs, override_cards)
     shown = _Progress(progress)
     try:
-        result = enumerate_outcomes(load_scenario(scenario), edition=edition, limit=limit, timeout=timeout,
+        result = enumerate_outcomes(_load(scenario, library), edition=edition, limit=limit, timeout=timeout,
                                     all_orders=all_orders, progress=shown)
         text = (enumeration_json if as_json else enumeration_text)(result, witnesses)
     except LookbackError as error:
@@ -175,7 +215,7 @@ def _scenario_files(paths: tuple[str, ...]) -> list[Path]:
         return resources.bundled_scenarios()
     files: list[Path] = []
     for path in map(Path, paths):
-        files += sorted(path.rglob("*.lp")) if path.is_dir() else [path]
+        files += [f for f in sorted(path.rglob("*.lp")) if not is_card_file(f)] if path.is_dir() else [path]
     included = {inc for f in files for inc in _includes(f)}
     return [f for f in files if f.resolve() not in included]  # a fragment is checked with its scenario
 
@@ -195,9 +235,13 @@ def _includes(path: Path) -> list[Path]:
 @click.option("--conflicts", is_flag=True,
               help="Name the minimal conflict (CR rule groups and scenario facts) of a scenario without an "
                    "answer set and of each failing expect(all|some|none, ...) (a few solve calls per part).")
-def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, conflicts: bool) -> None:
-    """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones)."""
+@_card_options
+def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, conflicts: bool,
+          card_dirs: tuple[str, ...], override_cards: bool) -> None:
+    """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones).
+    In a folder, a file of card definitions only (a card file) is not a scenario and is skipped."""
     _check_edition(edition)
+    library = _library(card_dirs, override_cards)
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     bad_input = 0
     files = _scenario_files(paths)
@@ -208,7 +252,7 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, co
     try:
         for path in files:
             try:
-                result = _solve(path, edition=edition, timeout=timeout)
+                result = _solve(path, library, edition=edition, timeout=timeout)
             except ScenarioError as error:
                 click.echo(f"ERROR {error}", err=True)
                 bad_input += 1
@@ -271,16 +315,19 @@ def _explain_failure(result, verdict, edition: str | None, timeout: float | None
 @_EDITION
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
 @_TIMEOUT
+@_card_options
 @_interruptible
-def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout: float | None) -> None:
+def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout: float | None,
+                      card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Minimal conflicts of SCENARIO: if it has no answer set, the smallest set of CR rule groups and
     scenario facts responsible; else the same for each expect(all|some|none, ...) no answer set meets,
     and for violations. Exit 1 if there is a conflict."""
     from .conflicts import minimal_conflicts, requirement_of, text_report as conflict_text
 
     _check_edition(edition)
+    library = _library(card_dirs, override_cards)
     try:
-        result = _solve(scenario, edition=edition, timeout=timeout)
+        result = _solve(scenario, library, edition=edition, timeout=timeout)
         if result.cut_short:
             click.echo(f"the run was cut short ({result.cut_short}): no conflict computed")
             sys.exit(EXIT_CUT_SHORT)
@@ -330,13 +377,14 @@ def _bounds_options(command):
 
 
 def _bounds(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
-            life: str, editions: tuple[str, ...] = ()) -> Bounds:
+            life: str, editions: tuple[str, ...] = (), library: CardLibrary = CardLibrary()) -> Bounds:
     """Bounds from the options; exit 2 naming the option out of range."""
     try:
         totals = tuple(int(n) for n in _names(life))
     except ValueError:
         _bad_input(f"--life: {life} is not a list of numbers")
-    bounds = Bounds(players, pieces, _names(cards), _names(zones), max_damage, actions, steps, editions, totals)
+    bounds = Bounds(players, pieces, _names(cards), _names(zones), max_damage, actions, steps, editions, totals,
+                    library)
     try:
         bounds.check()
     except LookbackError as error:
@@ -356,10 +404,11 @@ def _bounds(players: int, pieces: int, cards: str, zones: str, max_damage: int, 
               help="Files: stop each edition's enumeration after S seconds. --generate: stop after S seconds in all.")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show progress on stderr when the run takes more than a second.")
+@functools.partial(_card_options, pool=True)
 @_interruptible
 def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: int, cards: str, zones: str,
                  max_damage: int, actions: int, steps: int, life: str, as_json: bool, limit: int,
-                 timeout: float | None, progress: bool) -> None:
+                 timeout: float | None, progress: bool, card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Scenarios in PATHS (files or folders; default: the bundled ones), or with --generate every
     generated situation within the bounds, whose outcomes differ between the 2006 and the current
     rules, with both outcome sets and the rules that make the difference.
@@ -370,13 +419,14 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     from .generate import Generation
     from .outcome_text import diff_json, diff_text
 
+    library = _library(card_dirs, override_cards)
     shown = _Progress(progress)
     results: list[tuple[str, str, EditionDiff | LookbackError]] = []  # (name, scenario text, result)
     generation = Generation()
     if generate:
         if paths:
             _bad_input("--generate: compares generated situations; give no scenario files with it")
-        bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life)
+        bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life, library=library)
         results = [(f"generated situation {i}", text, d) for i, (text, d) in
                    enumerate(diff_generated(bounds, limit=limit, timeout=timeout, progress=shown,
                                                   state=generation), start=1)]
@@ -388,7 +438,7 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
         for i, path in enumerate(files, start=1):
             shown(f"diff: scenario {i} of {len(files)}: {path}")
             try:
-                results.append((str(path), "", diff_editions(load_scenario(path), limit=limit, timeout=timeout)))
+                results.append((str(path), "", diff_editions(_load(path, library), limit=limit, timeout=timeout)))
             except LookbackError as error:
                 results.append((str(path), "", error))
     shown.done()
@@ -451,16 +501,19 @@ def coverage_command(output: str, check_only: bool, timeout: float) -> None:
 @click.option("--levels", type=click.IntRange(min=1), default=None, metavar="N",
               help="Show the why tree down to N atoms deep only (default: all).")
 @_TIMEOUT
+@_card_options
 @_interruptible
 def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool, depth: int,
-                    levels: int | None, timeout: float | None) -> None:
+                    levels: int | None, timeout: float | None, card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Why ATOM holds in SCENARIO (in every or some answer set), or why it cannot: a derivation
     tree of events, states, facts and rules, each rule with its CR number and file:line."""
     from .explain import explain, json_report as explain_json, text_report as explain_text
 
     _check_edition(edition)
+    library = _library(card_dirs, override_cards)
     try:
-        result = explain(scenario, atom, edition=edition, depth=depth, timeout=timeout, levels=levels)
+        result = explain(scenario, atom, edition=edition, depth=depth, timeout=timeout, levels=levels,
+                         library=library)
     except LookbackError as error:
         _bad_input(error)
     click.echo((explain_json if as_json else explain_text)(result))
@@ -482,11 +535,12 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
               help="Skip the check that every line of play is over by the horizon (every-horizon proofs).")
 @click.option("--list", "list_only", is_flag=True, help="List the invariants and the rules they cite.")
 @_TIMEOUT
+@functools.partial(_card_options, pool=True)
 @_interruptible
 def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
                    editions: tuple[str, ...], life: str, names: tuple[str, ...], encodings: tuple[str, ...],
                    invariant_files: tuple[str, ...], output: str | None, no_horizon_check: bool, list_only: bool,
-                   timeout: float | None) -> None:
+                   timeout: float | None, card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Search every generated situation within the bounds, and every line of play, for a violated
     invariant (asp/checks/, and the user's); print one verdict per invariant (refuted, proven up to
     the horizon, proven for every horizon, not exercised) and each counterexample as a scenario."""
@@ -501,7 +555,7 @@ def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage
             click.echo(f"{inv.name}  {'CR ' + inv.rule if inv.rule != '-' else 'no CR cited'}  {inv.place}")
         return
     bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life,
-                     editions or tuple(sorted(vocabulary().editions)))
+                     editions or tuple(sorted(vocabulary().editions)), _library(card_dirs, override_cards))
     try:
         report = verify(bounds, names, encodings, timeout, horizon_check=not no_horizon_check,
                         invariant_files=invariant_files)
@@ -593,10 +647,54 @@ def card_roundtrip(show_all: bool) -> None:
     sys.exit(EXIT_FAILED if any(r.status == DIFFERS for r in results) else EXIT_OK)
 
 
+@main.command("cards")
+@click.argument("name", required=False)
+@click.option("--scenario", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also the cards SCENARIO defines (and check it with them).")
+@click.option("--language", "show_language", is_flag=True,
+              help="Print the card language instead: the predicates and terms a card may use.")
+@_card_options
+def cards_command(name: str | None, scenario: str | None, show_language: bool, card_dirs: tuple[str, ...],
+                  override_cards: bool) -> None:
+    """List the cards a run sees (bundled and user cards, with the file that defines each), or
+    print the definition of card NAME: its Oracle text (the file's header) and its facts."""
+    from .cards import definition_text, language_text, listing
+
+    if show_language:
+        click.echo(language_text())
+        return
+    library = _library(card_dirs, override_cards)
+    facts: tuple = ()
+    if scenario is not None:
+        try:
+            loaded = _load(scenario, library)
+        except LookbackError as error:
+            _bad_input(error)
+        library, facts = loaded.library, loaded.facts
+    if name is None:
+        listed = listing(library)
+        width = max(len(card.name) for card in listed)
+        for card in listed:
+            click.echo(f"{card.name:<{width}}  {'bundled' if card.bundled else 'user   '}  {card.where}")
+        return
+    text = definition_text(name, library, facts)
+    if text is None:
+        from .cards import suggest
+        _bad_input(f"{name}: no such card" + suggest(name, [c.name for c in listing(library)]))
+    click.echo(text, nl=False)
+
+
 @main.command()
-def where() -> None:
-    """Print the path of the packaged root encoding (asp/main.lp), for plain clingo."""
-    click.echo(str(resources.main_encoding()))
+@_card_options
+def where(card_dirs: tuple[str, ...], override_cards: bool) -> None:
+    """Print the path of a root encoding for plain clingo: it #includes every encoding file and card
+    file (bundled, and those of --cards folders) by its absolute path, so that no file in the
+    working folder can replace one (clingo looks for a relative #include there first)."""
+    library = _library(card_dirs, override_cards)
+    try:
+        click.echo(str(resources.plain_clingo_root(library.files)))
+    except OSError as error:
+        _bad_input(f"{vocabulary_cache_dir()}: cannot write the root encoding: {getattr(error, 'strerror', None) or error}")
 
 
 if __name__ == "__main__":

@@ -95,7 +95,7 @@ NODE_LIMIT = 200
 def _group_key(stmt: Statement) -> tuple[str, str] | None:
     if stmt.rules:
         return "rules", f"{stmt.file}|{', '.join(stmt.rules)}"
-    if stmt.file.startswith("cards/") and stmt.file != "cards/all.lp":
+    if stmt.card:
         return "card", stmt.file
     if stmt.is_constraint:
         return "constraint", stmt.place
@@ -106,11 +106,12 @@ class _Guards:
     """The groups of the encodings and the scenario's facts, numbered."""
 
     def __init__(self, scenario: Scenario):
+        self.card_files = scenario.card_files
         self.parts: list[Part] = []
         self.of_statement: dict[int, int] = {}
         keys: dict[tuple[str, str], int] = {}
         places: dict[int, list[str]] = {}
-        for index, stmt in enumerate(statements()):
+        for index, stmt in enumerate(statements(self.card_files)):
             key = _group_key(stmt) if stmt.is_rule else None
             if key is None:
                 continue
@@ -280,7 +281,8 @@ def _guard(g: int) -> Symbol:
 
 def ground_guarded(guards: _Guards, extra: str, horizon: int, edition: str | None) -> Control:
     """The encodings with each guarded statement's body extended by its guard."""
-    return ground(lambda index, stmt: [], extra, horizon=horizon, edition=edition, rewrite=guards.guarded)
+    return ground(lambda index, stmt: [], extra, horizon=horizon, edition=edition, rewrite=guards.guarded,
+                  card_files=guards.card_files)
 
 
 def text_report(c: Conflict) -> str:

@@ -71,10 +71,10 @@ class Citation:
 
 
 def statements(path: Path) -> list[ast.AST]:
-    """The statements of one file (parse_files follows #include: keep this file's own)."""
+    """The statements of one file (its own: an #include is not followed)."""
     out: list[ast.AST] = []
-    ast.parse_files([str(path)], out.append)
-    return [s for s in out if Path(s.location.begin.filename).resolve() == path.resolve()]
+    resources.parse_alone(path, out.append)
+    return out
 
 
 def rule_tags(path: Path) -> list[tuple[int, str]]:

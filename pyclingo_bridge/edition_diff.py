@@ -165,7 +165,7 @@ def diff_generated(bounds: Bounds, *, limit: int = 0, timeout: float | None = No
             path = Path(folder) / f"situation_{i}.lp"
             path.write_text(text)
             try:
-                result: EditionDiff | LookbackError = diff_editions(load_scenario(str(path)), limit=limit,
+                result: EditionDiff | LookbackError = diff_editions(load_scenario(str(path), library=bounds.library), limit=limit,
                                                                     timeout=left)
             except LookbackError as error:
                 result = error

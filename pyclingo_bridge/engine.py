@@ -123,7 +123,7 @@ class _Solver:
         self.ctl = Control(args, logger=lambda _code, text: self.messages.append(text), message_limit=100)
         main = resources.main_encoding()
         try:
-            self.ctl.load(str(main))
+            resources.load(self.ctl, scenario.card_files)
             self.ctl.add("base", [], scenario.program)
             if extra_encoding is not None:
                 self.ctl.add("base", [], extra_encoding)

@@ -36,6 +36,7 @@ from .errors import Location, ScenarioError
 from .provenance import GENERIC, Meta, head_elements
 from .rulebook import Statement, ground, statements
 from .run_errors import run_error
+from .cards import CardLibrary
 from .scenario import SCENARIO_PREDICATES, Scenario, load_scenario
 
 #: fails shown per rule for one atom (the others are counted)
@@ -127,9 +128,10 @@ def signatures() -> set[tuple[str, int]]:
 
 
 def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int = provenance.DEFAULT_DEPTH,
-            timeout: float | None = None, levels: int | None = None) -> Explanation:
-    """Explain ATOM in the scenario; trees cut `levels` atoms deep (whole if None)."""
-    scenario = load_scenario(path)
+            timeout: float | None = None, levels: int | None = None, library: CardLibrary | None = None) -> Explanation:
+    """Explain ATOM in the scenario; trees cut `levels` atoms deep (whole if None). library: the
+    cards beside the bundled ones (cards.load_library)."""
+    scenario = load_scenario(path, library=library)
     atom = parse_atom(atom_text)
     run = solve(scenario, edition=edition, timeout=timeout)
     if error := run_error(run):
@@ -146,7 +148,7 @@ def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int
                     for i, f in enumerate(scenario.facts))
     query = f"explain_want({atom}).\nexplain_wantnot_at({atom}, 0).\n"
     ctl = ground(transform, facts + GENERIC + query, horizon=run.horizon, edition=edition,
-                 constants={"explain_depth": depth})
+                 constants={"explain_depth": depth}, card_files=scenario.card_files)
     held = _model(ctl, atom, True)
     lacked = _model(ctl, atom, False)
     holds_in = "none" if held is None else "every" if lacked is None else "some"
@@ -172,7 +174,7 @@ class _Book:
         self.levels = levels
         self.scenario = scenario
         self.meta = meta
-        self.rules = statements()
+        self.rules = statements(scenario.card_files)
 
     # - citations ----------------------------------------------------------------------------
     def source(self, rid: Symbol) -> tuple[tuple[str, ...], str, bool, bool]:
@@ -314,22 +316,27 @@ def _derivations(model: frozenset[Symbol]) -> dict[Symbol, list[tuple[Symbol, tu
 
 def _well_founded(derivations: dict) -> dict:
     """For each atom, one derivation whose positive body atoms were all derived before it
-    (least fixpoint by levels; among those of the lowest level, the first by rule id)."""
+    (least fixpoint by levels; among those of the lowest level, the first by rule id, then by
+    body). Each round reads only the levels of the rounds before it, so the choice does not
+    depend on the order the atoms come in (a set of clingo symbols has no fixed order)."""
     best: dict = {}
     level: dict[Symbol, int] = {}
-    changed, rnd = True, 0
-    while changed:
-        changed, rnd = False, rnd + 1
+    rnd = 0
+    while True:
+        rnd += 1
+        chosen = {}
         for head, options in derivations.items():
             if head in level:
                 continue
             ready = [o for o in options if all(p in level for p in o[1])]
             if ready:
-                choice = min(ready, key=lambda o: (max((level[p] for p in o[1]), default=-1), str(o[0])))
-                best[head] = choice
-                level[head] = rnd
-                changed = True
-    return best
+                chosen[head] = min(ready, key=lambda o: (max((level[p] for p in o[1]), default=-1), str(o[0]),
+                                                         str(o[1]), str(o[2])))
+        if not chosen:
+            return best
+        for head, choice in chosen.items():
+            best[head] = choice
+            level[head] = rnd
 
 
 # - output ----------------------------------------------------------------------------------------

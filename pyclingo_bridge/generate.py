@@ -15,13 +15,14 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from clingo import Control, Function, Model, Number, Symbol
 
 from . import resources
 from .errors import EncodingError, Location, LookbackError
+from .cards import CardLibrary, suggest
 from .scenario import SCENARIO_PREDICATES
-from .vocabulary import vocabulary
 
 #: a few bundled cards that exercise look-back (dies), look-forward (enters),
 #: tracking (603.6: "return it") and targets
@@ -69,10 +70,16 @@ class Bounds:
     horizon: int = 8
     editions: tuple[str, ...] = field(default=())
     life: tuple[int, ...] = (20,)
+    #: the cards the pool may name (default: the bundled ones; cards.load_library adds card folders)
+    library: CardLibrary = CardLibrary()
+
+    @property
+    def card_files(self) -> tuple[Path, ...]:
+        return self.library.files
 
     def check(self) -> None:
         """BoundsError naming the first bound out of range or unknown name."""
-        vocab = vocabulary()
+        vocab = self.library.vocabulary()
         if not 1 <= self.players <= MAX_PLAYERS:
             raise BoundsError("--players", f"must be 1 to {MAX_PLAYERS}, not {self.players}")
         if not 1 <= self.pieces <= MAX_PIECES:
@@ -81,7 +88,8 @@ class Bounds:
             raise BoundsError("--cards", "the card pool is empty")
         for name in self.cards:
             if name not in vocab.card_names:
-                raise BoundsError("--cards", f"unknown card {name} (see asp/cards/)")
+                raise BoundsError("--cards", f"unknown card {name}" + suggest(name, vocab.card_names)
+                                  + " (lookback cards lists the cards; --card-dir DIR adds a card folder)")
         if not self.zones:
             raise BoundsError("--zones", "no starting zone")
         for zone in self.zones:
@@ -143,7 +151,7 @@ class Grounding:
                            logger=lambda _code, text: self.messages.append(text), message_limit=100)
         main = str(resources.main_encoding())
         try:
-            self.ctl.load(main)
+            resources.load(self.ctl, bounds.card_files)
             self.ctl.add("generate", [], bounds.facts() + program)
             for path in extra:
                 self.ctl.load(path)

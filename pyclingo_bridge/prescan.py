@@ -30,6 +30,7 @@ MAX_BYTES = 1 << 20
 MAX_DEPTH = 16
 _KEYWORD = re.compile(r"#include")
 _DIRECTIVE = re.compile(r'#include\s*(?:"([^"\\\n]*)"|(<[^>\n]*>))?')
+_WHOLE_DIRECTIVE = re.compile(r'#include\s*"([^"\\\n]*)"\s*\.')
 
 
 class Include(NamedTuple):
@@ -40,7 +41,7 @@ class Include(NamedTuple):
     library: bool
 
 
-def _code_spans(text: str, strings: bool = False) -> list[tuple[int, int]]:
+def code_spans(text: str, strings: bool = False) -> list[tuple[int, int]]:
     """(start, end) offsets of the text outside comments, and outside strings unless `strings`."""
     spans: list[tuple[int, int]] = []
     i, start, depth, n = 0, 0, 0, len(text)
@@ -84,7 +85,7 @@ def _location(path: str, text: str, offset: int) -> Location:
 def find_includes(path: str, text: str) -> list[Include]:
     """Every #include directive of the text, in order."""
     found = []
-    for start, end in _code_spans(text):
+    for start, end in code_spans(text):
         for keyword in _KEYWORD.finditer(text, start, end):
             match = _DIRECTIVE.match(text, keyword.start())
             found.append(Include(_location(path, text, keyword.start()), match[1], library=match[2] is not None))
@@ -106,15 +107,15 @@ def read(path: Path, name: str, what: str = "the scenario", error: type[Lookback
         raise error(Location(name), f"cannot read {what}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
-def check_text(path: str, text: str) -> None:
+def check_text(path: str, text: str, what: str = "a scenario") -> None:
     """Refuse a character outside printable ASCII, or a term nested deeper than MAX_DEPTH (comments aside)."""
-    for start, end in _code_spans(text, strings=True):
+    for start, end in code_spans(text, strings=True):
         for i in range(start, end):
             if not (" " <= text[i] <= "~" or text[i] in "\t\n\r"):
                 raise ScenarioError(_location(path, text, i), f"character {text[i]!r} (U+{ord(text[i]):04X}): "
-                                                              "a scenario is written in printable ASCII")
+                                                              f"{what} is written in printable ASCII")
     depth = 0
-    for start, end in _code_spans(text):
+    for start, end in code_spans(text):
         for i in range(start, end):
             depth += {"(": 1, ")": -1}.get(text[i], 0)
             if depth > MAX_DEPTH:
@@ -122,25 +123,58 @@ def check_text(path: str, text: str) -> None:
             depth = max(depth, 0)
 
 
-def vet(name: str) -> dict[Path, str]:
-    """The text of scenario `name` and of the files it includes (directly or not), by resolved path.
+class Vetted(NamedTuple):
+    """One file of a scenario: its name in messages, its resolved path, its text."""
+
+    name: str
+    path: Path
+    text: str
+
+
+def vet_files(name: str) -> list[Vetted]:
+    """Scenario `name` and the files it includes (directly or not), each once, the scenario first.
 
     Raise ScenarioError at the first unreadable file, refused #include or deep
     term. Included files must be in the scenario's folder or below.
     """
     root = Path(name).resolve().parent
-    seen: dict[Path, str] = {}
+    seen: dict[Path, Vetted] = {}
     pending = [(name, Path(name).resolve())]
     while pending:
         name, current = pending.pop(0)
         if current in seen:
             continue
-        text = seen[current] = read(current, name)
+        text = read(current, name)
+        seen[current] = Vetted(name, current, text)
         check_text(name, text)
         for inc in find_includes(name, text):
             target = _vet_one(inc, current.parent, root)
             pending.append((str(Path(name).parent / str(inc.target)), target))
-    return seen
+    return list(seen.values())
+
+
+def vet(name: str) -> dict[Path, str]:
+    """The text of scenario `name` and of the files it includes, by resolved path (vet_files)."""
+    return {v.path: v.text for v in vet_files(name)}
+
+
+def blank_includes(text: str) -> str:
+    """The text with each `#include "file".` directive blanked out (line and column of the rest
+    kept): the files a scenario includes are read by the bridge from the scenario's folder, never
+    by clingo, which would look for them in the working folder first."""
+    for match in reversed(include_directives(text)):
+        text = text[:match.start()] + re.sub(r"[^\n]", " ", match[0]) + text[match.end():]
+    return text
+
+
+def include_directives(text: str) -> list[re.Match]:
+    """Every whole `#include "file".` directive of the text, outside comments ([1]: the file)."""
+    found = []
+    for start, end in code_spans(text):
+        for keyword in _KEYWORD.finditer(text, start, end):
+            if match := _WHOLE_DIRECTIVE.match(text, keyword.start()):
+                found.append(match)
+    return found
 
 
 def _vet_one(inc: Include, folder: Path, root: Path) -> Path:

@@ -3,11 +3,25 @@
 An installed package carries them as package data (`pyclingo_bridge/asp`,
 `pyclingo_bridge/scenarios`); a source checkout has them at the repository
 root, next to this package.
+
+Every encoding file is loaded by its absolute path (encoding_files), never
+through the relative `#include`s of main.lp: clingo resolves a relative
+`#include` against the working folder first, so a `show.lp` or a
+`grizzly_bears.lp` in the folder a user runs from would replace the packaged
+file. main.lp stays the one list of the encoding files (read here, in its
+order); the card definitions come from card folders (cards.py) in place of
+its `#include "cards/all.lp"`.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
+
+from clingo import ast
+
+from . import prescan
 
 #: the installed package's folder (what importlib.resources.files gives for a package on disk,
 #: without importing importlib.resources and the archive modules it pulls in)
@@ -51,3 +65,73 @@ def scenarios_dir() -> Path:
 def bundled_scenarios() -> list[Path]:
     """Every bundled scenario file, sorted by name."""
     return sorted(scenarios_dir().glob("*.lp"))
+
+
+#: main.lp's include of the bundled cards: card files are loaded from card folders in its place
+CARDS_INCLUDE = "cards/all.lp"
+
+
+def bundled_card_dir() -> Path:
+    """The folder of the bundled card definitions (one NAME.lp a card)."""
+    return asp_dir() / "cards"
+
+
+def bundled_card_files(folder: Path | None = None) -> list[Path]:
+    """The bundled card files, sorted by name (all.lp, the include list for plain clingo, aside)."""
+    folder = folder or bundled_card_dir()
+    return sorted(p for p in folder.glob("*.lp") if p.name != Path(CARDS_INCLUDE).name)
+
+
+def encoding_files(card_files: Iterable[Path] | None = None, main: Path | None = None) -> list[Path]:
+    """Every encoding file, absolute, in the order main.lp (default: the packaged one) includes
+    them, with card_files (default: the bundled cards) in place of its `#include "cards/all.lp"`."""
+    main = (main or main_encoding()).resolve()
+    files: list[Path] = []
+    for match in prescan.include_directives(main.read_text()):
+        if match[1] == CARDS_INCLUDE:
+            bundled = bundled_card_files((main.parent / CARDS_INCLUDE).parent)
+            files += [Path(p).resolve() for p in (bundled if card_files is None else card_files)]
+        else:
+            files.append((main.parent / match[1]).resolve())
+    return files
+
+
+def parse_alone(path: Path, callback: Callable[[ast.AST], None], logger=None) -> None:
+    """Parse one file without following its `#include`s (clingo would look for them in the working
+    folder first). A file without one is parsed by its absolute path (statements carry its name);
+    in one with includes (main.lp, cards/all.lp) the directives are blanked out first."""
+    path = Path(path).resolve()
+    text = path.read_text()
+    if not prescan.include_directives(text):
+        ast.parse_files([str(path)], callback, logger=logger)
+        return
+    ast.parse_string(prescan.blank_includes(text), callback, logger=logger)
+
+
+def load(ctl, card_files: Iterable[Path] | None = None) -> None:
+    """Load every encoding file into a clingo Control by its absolute path (see encoding_files)."""
+    for path in encoding_files(card_files):
+        ctl.load(str(path))
+
+
+def plain_clingo_root(card_files: Iterable[Path] | None = None) -> Path:
+    """A root encoding for plain clingo that #includes every encoding file (encoding_files) by its
+    absolute path, so that no file of the working folder can replace one; written once to the
+    cache folder (named by its content) and returned. OSError if it cannot be written."""
+    from binascii import crc32
+
+    from .vocabulary import cache_dir
+    files = encoding_files(card_files)
+    for path in files:
+        if '"' in str(path) or "\\" in str(path):
+            raise OSError(f"cannot #include {path} from clingo (a quote or backslash in the path)")
+    text = ("% The encodings of lookback, each by its absolute path (written by `lookback where`).\n"
+            f"% The list is the one of {main_encoding()}.\n"
+            + "".join(f'#include "{path}".\n' for path in files))
+    root = cache_dir() / f"main-{crc32(text.encode()):08x}.lp"
+    if not root.is_file() or root.read_text() != text:
+        root.parent.mkdir(parents=True, exist_ok=True)
+        partial = root.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(text)
+        partial.replace(root)
+    return root

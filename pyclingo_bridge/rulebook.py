@@ -30,10 +30,12 @@ class Statement:
     file: str
     line: int
     rules: tuple[str, ...]
+    #: the statement is a fact of a card definition (a card file, bundled or a user's)
+    card: bool = False
 
     @property
     def place(self) -> str:
-        return f"asp/{self.file}:{self.line}"
+        return f"{self.file}:{self.line}" if self.file.startswith("/") else f"asp/{self.file}:{self.line}"
 
     @property
     def is_rule(self) -> bool:
@@ -51,29 +53,33 @@ class Statement:
 
 
 @cache
-def statements() -> tuple[Statement, ...]:
-    """Every statement of asp/main.lp and the files it includes, in the order clingo reads them."""
+def statements(card_files: tuple[Path, ...] | None = None) -> tuple[Statement, ...]:
+    """Every statement of the encoding files (resources.encoding_files: asp/main.lp's list, with
+    card_files, default the bundled cards, in place of the cards), in the order clingo reads them.
+    A file outside asp/ (a user's card) is named by its absolute path."""
     asp = resources.asp_dir()
-    nodes: list[ast.AST] = []
-    ast.parse_files([str(resources.main_encoding())], nodes.append)
-    tags: dict[tuple[Path, int], list[str]] = defaultdict(list)
-    for path in {Path(n.location.begin.filename).resolve() for n in nodes}:
+    cards = {Path(p).resolve() for p in (resources.bundled_card_files() if card_files is None else card_files)}
+    found = []
+    for path in resources.encoding_files(card_files):
+        nodes: list[ast.AST] = []
+        resources.parse_alone(path, nodes.append)
+        tags: dict[int, list[str]] = defaultdict(list)
         for _, rule, block in tagged_blocks(path):
             for stmt in block:
-                tags[path, stmt.location.begin.line].append(rule)
-    found = []
-    for node in nodes:
-        if node.ast_type == ast.ASTType.Comment:
-            continue
-        path = Path(node.location.begin.filename).resolve()
-        line = node.location.begin.line
-        found.append(Statement(node, str(path.relative_to(asp)), line, tuple(dict.fromkeys(tags[path, line]))))
+                tags[stmt.location.begin.line].append(rule)
+        name = str(path.relative_to(asp)) if path.is_relative_to(asp) else str(path)
+        for node in nodes:
+            if node.ast_type == ast.ASTType.Comment:
+                continue
+            line = node.location.begin.line
+            found.append(Statement(node, name, line, tuple(dict.fromkeys(tags[line])), path in cards))
     return tuple(found)
 
 
 def ground(transform: Callable[[int, Statement], list[ast.AST]], extra: str, *, horizon: int,
            edition: str | None, constants: dict[str, int] | None = None,
-           rewrite: Callable[[int, ast.AST], ast.AST] | None = None) -> Control:
+           rewrite: Callable[[int, ast.AST], ast.AST] | None = None,
+           card_files: tuple[Path, ...] | None = None) -> Control:
     """A Control holding the encodings with the rules `transform` adds for each statement (by its
     index in statements()), each statement replaced by rewrite(index, node) if given, plus
     `extra` (scenario facts and generic rules), grounded at horizon.
@@ -89,7 +95,7 @@ def ground(transform: Callable[[int, Statement], list[ast.AST]], extra: str, *, 
     ctl = Control(args, logger=lambda code, text: messages.append((code, text)), message_limit=100)
     try:
         with ast.ProgramBuilder(ctl) as builder:
-            for index, stmt in enumerate(statements()):
+            for index, stmt in enumerate(statements(card_files)):
                 builder.add(rewrite(index, stmt.node) if rewrite else stmt.node)
                 for node in transform(index, stmt):
                     builder.add(node)

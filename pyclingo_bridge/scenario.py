@@ -15,7 +15,8 @@ from typing import Callable, NamedTuple
 
 from clingo import Symbol, SymbolType, ast, parse_term
 
-from . import prescan
+from . import cards, prescan
+from .cards import CardLibrary, suggest
 from .errors import Location, ScenarioError
 from .observable import Names, created_token
 from .vocabulary import Vocabulary, vocabulary
@@ -103,11 +104,18 @@ class Expectation(NamedTuple):
 
 
 class Scenario(NamedTuple):
-    """A validated scenario: its path and its facts (with those of the files it includes)."""
+    """A validated scenario: its path and its facts (with those of the files it includes; the
+    facts of the cards it defines among them), and the card library it runs with."""
 
     path: str
     facts: tuple[Fact, ...]
     expectations: tuple[Expectation, ...] = ()
+    library: CardLibrary = CardLibrary()
+
+    @property
+    def card_files(self) -> tuple[Path, ...]:
+        """The card files the run loads (the scenario's own cards are among its facts)."""
+        return self.library.files
 
     @property
     def program(self) -> str:
@@ -169,21 +177,14 @@ def _rule_facts(stm: ast.AST) -> list[Fact]:
     return facts
 
 
-def _statement(stm: ast.AST, texts: dict[Path, str], sources: dict[str, Path]) -> list[Fact]:
-    """The facts of one top-level statement; ScenarioError for anything else. sources keeps each
-    file name clingo reports resolved (once per file, not once per statement)."""
-    name = stm.location.begin.filename
-    if name not in sources:
-        sources[name] = Path(name).resolve()
-    source = sources[name]
-    if source not in texts:  # the pre-scan vets every #include: this is a safety net
-        raise ScenarioError(_loc(stm), "this statement comes from a file the scenario may not include")
+def _statement(stm: ast.AST, text: str) -> list[Fact]:
+    """The facts of one top-level statement of a file with this text; ScenarioError for anything else."""
     kind = stm.ast_type
     if kind == ast.ASTType.Comment:
         return []
     if kind == ast.ASTType.Program:
         begin = stm.location.begin
-        if texts[source][_offset(texts[source], begin.line, begin.column):].startswith("#program"):
+        if text[_offset(text, begin.line, begin.column):].startswith("#program"):
             raise ScenarioError(_loc(stm), "#program is not allowed in a scenario: it would move facts out of "
                                            "the base part the engine grounds")
         return []  # the implicit `#program base.` clingo puts first
@@ -195,30 +196,36 @@ def _statement(stm: ast.AST, texts: dict[Path, str], sources: dict[str, Path]) -
     return _rule_facts(stm)
 
 
-def _parse(path: str) -> list[Fact]:
-    texts = prescan.vet(path)
+def parse_facts(name: str, text: str, what: str = "a scenario") -> list[Fact]:
+    """The facts of one vetted file (prescan) called `name` in messages; ScenarioError at its first
+    statement that is not a plain ground fact. Its #include directives are left to the caller
+    (prescan.vet_files reads the included files): clingo never opens a file here. what: the kind of
+    file, as messages name it."""
     facts: list[Fact] = []
     messages: list[str] = []
     problems: list[ScenarioError] = []
-    sources: dict[str, Path] = {}
 
     def statement(stm: ast.AST) -> None:
         # clingo re-raises callback exceptions as new objects: keep ours and stop reading
         if not problems:
             try:
-                facts.extend(_statement(stm, texts, sources))
+                facts.extend(_statement(stm, text))
             except ScenarioError as error:
                 problems.append(error)
 
     try:
-        ast.parse_files([path], statement, logger=lambda _code, msg: messages.append(msg))
+        ast.parse_string(prescan.blank_includes(text), statement, logger=lambda _code, msg: messages.append(msg))
     except RuntimeError as exc:
-        if problems:
-            raise problems[0] from None
-        raise _syntax_error(path, messages[0] if messages else str(exc)) from None
+        if not problems:
+            raise _syntax_error(name, messages[0] if messages else str(exc)) from None
     if problems:
-        raise problems[0]
-    return facts
+        raise ScenarioError(problems[0].location._replace(file=name),
+                            problems[0].message.replace("a scenario", what)) from None
+    return [fact._replace(location=fact.location._replace(file=name)) for fact in facts]
+
+
+def _parse(path: str) -> list[Fact]:
+    return [fact for vetted in prescan.vet_files(path) for fact in parse_facts(vetted.name, vetted.text)]
 
 
 def _syntax_error(path: str, message: str) -> ScenarioError:
@@ -229,12 +236,6 @@ def _syntax_error(path: str, message: str) -> ScenarioError:
 
 
 # - meaning ---------------------------------------------------------------------------------
-
-def _suggest(word: str, options: list[str]) -> str:
-    import difflib  # only for a message: not on the path of a valid scenario
-    close = difflib.get_close_matches(word, options, n=1)
-    return f"; did you mean {close[0]}?" if close else ""
-
 
 class _Checker:
     """Semantic checks over the facts; collects (location, message) problems."""
@@ -269,17 +270,17 @@ class _Checker:
     def player(self, fact: Fact, sym: Symbol) -> None:
         if str(sym) not in self.players:
             self.problem(fact, f"player {sym} is not declared with player/2"
-                               + _suggest(str(sym), sorted(self.players)))
+                               + suggest(str(sym), sorted(self.players)))
 
     def piece(self, fact: Fact, sym: Symbol) -> None:
         if str(sym) not in self.pieces:
             self.problem(fact, f"{sym} is not a card, token or spell copy of this scenario"
-                               + _suggest(str(sym), sorted(self.pieces)))
+                               + suggest(str(sym), sorted(self.pieces)))
 
     def names(self, fact: Fact, sym: Symbol, known: frozenset[str], what: str) -> None:
         if str(sym) not in known:
             self.problem(fact, f"unknown {what} {sym} (known: {', '.join(sorted(known))})"
-                         if len(known) <= 8 else f"unknown {what} {sym}" + _suggest(str(sym), sorted(known)))
+                         if len(known) <= 8 else f"unknown {what} {sym}" + suggest(str(sym), sorted(known)))
 
     def run(self) -> None:
         checks: dict[str, Callable[[Fact], None]] = {
@@ -318,7 +319,10 @@ class _Checker:
     def check_piece(self, fact: Fact) -> None:
         ident, name, owner = fact.args
         if self.is_name(fact, ident, f"a {fact.name} id"):
-            self.names(fact, name, self.vocab.card_names, "card name")
+            if str(name) not in self.vocab.card_names:
+                self.problem(fact, f"unknown card name {name}" + (
+                    suggest(str(name), self.vocab.card_names) or "; define the card in the scenario, or give "
+                    "its card folder with --cards DIR (docs/cards.md)"))
             self.player(fact, owner)
 
     def check_init_zone(self, fact: Fact) -> None:
@@ -528,29 +532,57 @@ def _first(problems: list[tuple[Location, str]], path: str) -> tuple[Location, s
     return min(problems, key=lambda p: (p[0].file != path, p[0].file, _order(p[0])))
 
 
-def _check_predicates(facts: list[Fact]) -> None:
+def _check_predicates(facts: list[Fact], card_arities: dict[str, int]) -> None:
     for fact in facts:
         arity = len(fact.args)
+        if fact.name in card_arities:
+            if arity != card_arities[fact.name]:
+                raise ScenarioError(fact.location, cards.predicate_problem(fact.name, arity, card_arities))
+            continue
         if fact.name not in _ARITIES:
-            known = sorted(SCENARIO_PREDICATES) + ["expect"]
+            known = sorted(SCENARIO_PREDICATES) + ["expect"] + sorted(card_arities)
             raise ScenarioError(fact.location, f"unknown predicate {fact.name}/{arity}"
-                                + _suggest(fact.name, known))
+                                + suggest(fact.name, known))
         if arity not in _ARITIES[fact.name]:
             arities = " or ".join(f"{fact.name}/{a}" for a in sorted(_ARITIES[fact.name]))
             raise ScenarioError(fact.location, f"{fact.name}/{arity} has the wrong arity; did you mean {arities}?")
 
 
-def load_scenario(path: str | Path, vocab: Vocabulary | None = None) -> Scenario:
-    """Read, parse and validate a scenario file; raise ScenarioError on the first problem."""
+def load_scenario(path: str | Path, vocab: Vocabulary | None = None, *,
+                  library: CardLibrary | None = None) -> Scenario:
+    """Read, parse and validate a scenario file; raise ScenarioError on the first problem.
+
+    library: the cards the scenario may use besides those it defines itself (default: the
+    bundled cards; cards.load_library(folders) adds card folders). The cards the scenario
+    defines (card facts among its facts, cards.py) are checked like a card file's and
+    added to it.
+    """
     name = str(path)
+    vocab = vocab or vocabulary()
+    library = library or CardLibrary()
     facts = _parse(name)
-    _check_predicates(facts)
-    checker = _Checker(facts, vocab or vocabulary(), name)
+    arities = cards.card_predicates(vocab)
+    _check_predicates(facts, arities)
+    card_facts = [f for f in facts if f.name in arities]
+    lang = cards.language(vocab)
+    defined = cards.defined_cards(card_facts, lang)
+    library = library.with_cards(
+        (cards.UserCard(card, fact.location, None, cards.triggered_abilities(
+            [f for f in card_facts if _about(f, card)], lang)) for card, fact in defined.items()), vocab)
+    run_vocab = library.vocabulary(vocab)
+    checker = _Checker([f for f in facts if f.name not in arities], run_vocab, name)
     checker.run()
-    if checker.problems:
-        location, message = _first(checker.problems, name)
+    problems = checker.problems + cards.check_facts(card_facts, run_vocab.card_names, lang)
+    if problems:
+        location, message = _first(problems, name)
         raise ScenarioError(location, message)
     expectations = tuple(
         Expectation(str(f.args[0]), f.args[1], str(f.args[2]) if len(f.args) == 3 else None, f.location)
         for f in facts if f.name == "expect")
-    return Scenario(name, tuple(facts), expectations)
+    return Scenario(name, tuple(facts), expectations, library)
+
+
+def _about(fact: Fact, card: str) -> bool:
+    """Whether a card fact is about card (its first argument is the card or an ability of it)."""
+    first = fact.args[0]
+    return str(first) == card or (first.match("ab", 2) and str(first.arguments[0]) == card)

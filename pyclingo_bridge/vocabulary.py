@@ -7,7 +7,13 @@
   `ab(Card, K)` for each `printed_keyword(Card, K)` fact whose keyword K is a
   `keyword_trigger(K)` (the keyword is a triggered ability, e.g. haunt);
 - scripted actions: the action terms that rules read from `script(N, Action)`;
-- shown signatures: every `#show` of show.lp, as (name, arity) of the shown atom.
+- shown signatures: every `#show` of show.lp, as (name, arity) of the shown atom;
+- the card language (core/card_language.lp: card_predicate/1, card_term/2,
+  card_subrole/2 facts) and the trigger kinds (trigger_kind/1 and
+  zone_change_kind/1 facts of triggers/events.lp), for cards.py.
+
+Every file is read by its absolute path (resources.encoding_files), never
+through main.lp's relative #includes.
 
 Reading them walks every statement of the encodings (a fifth of a second), so
 the result is kept in the user's cache folder with the name, size and
@@ -45,6 +51,11 @@ class Vocabulary(NamedTuple):
     actions: frozenset[tuple[str, int]]
     shown: frozenset[tuple[str, int]]
     triggered: frozenset[str] = frozenset()
+    #: the facts of core/card_language.lp, as clingo prints them
+    language: frozenset[str] = frozenset()
+    trigger_kinds: frozenset[str] = frozenset()
+    #: keywords that are triggered abilities (keyword_trigger/1: haunt)
+    keyword_triggers: frozenset[str] = frozenset()
 
 
 def _fact_symbols(stm: ast.AST) -> list[Symbol]:
@@ -97,20 +108,24 @@ def _card_name(sym: Symbol) -> str | None:
     return None
 
 
-def _parse(path: Path) -> list[ast.AST]:
+def _parse(paths: list[Path]) -> list[ast.AST]:
     statements: list[ast.AST] = []
     messages: list[str] = []
-    try:
-        ast.parse_files([str(path)], statements.append, logger=lambda _c, text: messages.append(text))
-    except RuntimeError as exc:
-        raise EncodingError.from_clingo(messages[0] if messages else str(exc), str(path)) from exc
+    for path in paths:
+        try:
+            resources.parse_alone(path, statements.append, logger=lambda _c, text: messages.append(text))
+        except RuntimeError as exc:
+            raise EncodingError.from_clingo(messages[0] if messages else str(exc), str(path)) from exc
     return statements
 
 
 def shown_signatures(show_file: Path | None = None) -> frozenset[tuple[str, int]]:
     """The (name, arity) of every atom show.lp shows."""
-    statements = _parse(show_file or resources.show_encoding())
+    statements = _parse([show_file or resources.show_encoding()])
     return frozenset(sig for stm in statements if (sig := _shown_signature(stm)))
+
+
+_LANGUAGE = {("card_predicate", 1), ("card_term", 2), ("card_subrole", 2)}
 
 
 def _read_vocabulary(main: Path) -> Vocabulary:
@@ -122,7 +137,9 @@ def _read_vocabulary(main: Path) -> Vocabulary:
     triggered: set[str] = set()
     keywords: set[tuple[str, str]] = set()
     keyword_triggers: set[str] = set()
-    for stm in _parse(main):  # follows every #include of main.lp
+    language: set[str] = set()
+    kinds: set[str] = set()
+    for stm in _parse(resources.encoding_files(main=main)):
         _body_script_actions(stm, actions)
         if sig := _shown_signature(stm):
             shown.add(sig)
@@ -133,6 +150,11 @@ def _read_vocabulary(main: Path) -> Vocabulary:
                 keywords.add((str(sym.arguments[0]), str(sym.arguments[1])))
             elif sym.match("keyword_trigger", 1):
                 keyword_triggers.add(str(sym.arguments[0]))
+            elif (sym.name, len(sym.arguments)) in _LANGUAGE:
+                language.add(str(sym))
+                continue
+            elif sym.match("trigger_kind", 1) or sym.match("zone_change_kind", 1):
+                kinds.add(str(sym.arguments[0]))
             if name := _card_name(sym):
                 cards.add(name)
             elif sym.match("zone", 1):
@@ -141,11 +163,12 @@ def _read_vocabulary(main: Path) -> Vocabulary:
                 editions.add(str(sym.arguments[0]))
     triggered |= {f"ab({card},{kw})" for card, kw in keywords if kw in keyword_triggers}
     return Vocabulary(frozenset(cards), frozenset(zones), frozenset(editions), frozenset(actions),
-                      frozenset(shown), frozenset(triggered))
+                      frozenset(shown), frozenset(triggered), frozenset(language), frozenset(kinds),
+                      frozenset(keyword_triggers))
 
 
 #: bump when Vocabulary or its reading changes (older cache files are then ignored)
-_CACHE_FORMAT = 1
+_CACHE_FORMAT = 3
 
 
 def _stamp(main: Path) -> list:

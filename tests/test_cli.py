@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -122,11 +123,16 @@ def test_installed_command_from_another_directory(tmp_path) -> None:
     assert "Traceback" not in refused.stderr + refused.stdout
 
 
-def test_where_prints_the_root_encoding() -> None:
+def test_where_prints_a_root_encoding_of_absolute_includes() -> None:
+    # every file of main.lp's list, bundled cards in place of cards/all.lp, by absolute path
+    # (tests/test_working_folder.py runs it from a folder of look-alike files)
     result = invoke("where")
     assert result.exit_code == 0
     path = Path(result.output.strip())
-    assert path.name == "main.lp" and path.is_file() and (path.parent / "show.lp").is_file()
+    included = re.findall(r'^#include "(.*)"\.$', path.read_text(), re.MULTILINE)
+    assert [Path(p) for p in included] == resources.encoding_files()
+    assert all(Path(p).is_absolute() and Path(p).is_file() for p in included)
+    assert str(resources.show_encoding()) in included and str(resources.asp_dir() / "cards" / "murder.lp") in included
 
 
 def test_run_counts_every_answer_set_but_decodes_only_those_it_shows() -> None:
