@@ -2,12 +2,14 @@
 (--cards DIR, LOOKBACK_CARDS) and through the Python API; every card checked before
 anything is grounded.
 
-The cards are real: Dictate of Erebos and Butcher of Malakir (tests/data/user_cards/,
-Oracle text in each file's header). Both say "whenever a creature you control dies, each
-opponent sacrifices a creature": a leaves-the-battlefield trigger, which looks back
+The cards are real and none is bundled: Grave Pact, Cruel Celebrant and Healer of the
+Pride (tests/data/user_cards/, Oracle text in each file's header). Grave Pact says "whenever
+a creature you control dies, each other player sacrifices a creature", Cruel Celebrant
+"whenever Cruel Celebrant or another creature or planeswalker you control dies, each
+opponent loses 1 life and you gain 1 life": leaves-the-battlefield triggers, which look back
 (CR 603.10a), so "you control" is judged on the creature as it last existed on the
-battlefield, and the source that dies at the same time still sees it; each opponent then
-sacrifices a creature they control (CR 701.21a).
+battlefield, and the source that dies at the same time still sees it; each other player
+then sacrifices a creature they control (CR 701.21a).
 """
 
 from __future__ import annotations
@@ -27,11 +29,11 @@ from pyclingo_bridge.generate import Bounds, BoundsError
 from pyclingo_bridge.vocabulary import vocabulary
 
 CARDS = Path(__file__).parent / "data" / "user_cards"
-DICTATE = (CARDS / "dictate_of_erebos.lp").read_text()
+DICTATE = (CARDS / "grave_pact.lp").read_text()
 
-#: alice's Murder destroys TARGET; alice controls Dictate of Erebos and a bear, bob the lions
+#: alice's Murder destroys TARGET; alice controls Grave Pact and a bear, bob the lions
 SITUATION = """player(alice, 1). player(bob, 2). active_player(alice).
-card(dictate, dictate_of_erebos, alice).
+card(dictate, grave_pact, alice).
 card(bear, grizzly_bears, alice).
 card(lions, savannah_lions, bob).
 card(murder, murder, alice).
@@ -42,14 +44,14 @@ script_target(1, 1, TARGET).
 """
 #: CR 603.10a: alice's bear died, judged as it was (alice controlled it): bob sacrifices his only creature
 OWN_CREATURE_DIES = SITUATION.replace("TARGET", "bear") + """
-expect(all, trigger_count(ab(dictate_of_erebos, 1), 1)).
+expect(all, trigger_count(ab(grave_pact, 1), 1)).
 expect(all, final_zone(bear, graveyard)).
 expect(all, final_zone(lions, graveyard)).
 expect(outcomes, 1).
 """
 #: the contrast: bob's lions die; alice does not control them, so nothing triggers and her bear stays
 OPPONENT_CREATURE_DIES = SITUATION.replace("TARGET", "lions") + """
-expect(all, trigger_count(ab(dictate_of_erebos, 1), 0)).
+expect(all, trigger_count(ab(grave_pact, 1), 0)).
 expect(all, final_zone(lions, graveyard)).
 expect(all, final_zone(bear, battlefield)).
 """
@@ -85,16 +87,16 @@ def test_a_card_defined_in_the_scenario(tmp_path, situation) -> None:
 
 
 def test_a_card_in_a_file_the_scenario_includes(tmp_path) -> None:
-    (tmp_path / "dictate_of_erebos.lp").write_text(DICTATE)
+    (tmp_path / "grave_pact.lp").write_text(DICTATE)
     path = tmp_path / "dictate.lp"
-    path.write_text(OWN_CREATURE_DIES + '#include "dictate_of_erebos.lp".\n')
+    path.write_text(OWN_CREATURE_DIES + '#include "grave_pact.lp".\n')
     passes(path)
 
 
 def test_a_card_folder_on_the_command_line_and_in_the_environment(tmp_path) -> None:
     path = tmp_path / "dictate.lp"
     path.write_text(OWN_CREATURE_DIES)
-    one_line_error(invoke("check", str(path)), "unknown card name dictate_of_erebos")
+    one_line_error(invoke("check", str(path)), "unknown card name grave_pact")
     (tmp_path / "empty").mkdir()
     environment = {"LOOKBACK_CARDS": os.pathsep.join([str(tmp_path / "empty"), "", str(CARDS)])}
     for args, env in ((["--cards", str(CARDS)], None), (["--card-dir", str(CARDS)], None), ([], environment)):
@@ -105,21 +107,22 @@ def test_a_card_folder_on_the_command_line_and_in_the_environment(tmp_path) -> N
 def test_the_python_api_takes_card_folders(tmp_path) -> None:
     path = tmp_path / "dictate.lp"
     path.write_text(OWN_CREATURE_DIES)
-    with pytest.raises(ScenarioError, match="unknown card name dictate_of_erebos"):
+    with pytest.raises(ScenarioError, match="unknown card name grave_pact"):
         load_scenario(path)
     library = load_library([CARDS])
     passes(path, library)
-    assert {c.name for c in library.user} == {"dictate_of_erebos", "butcher_of_malakir", "essence_warden"}
+    assert {c.name for c in library.user} == {"grave_pact", "cruel_celebrant", "healer_of_the_pride"}
 
 
-def test_the_source_that_dies_with_the_creature_still_sees_it_butcher_of_malakir(tmp_path) -> None:
-    # "Whenever Butcher of Malakir or another creature you control dies": Murder on the Butcher
-    # itself; the ability looks back (CR 603.10a) and bob sacrifices his lions
-    path = tmp_path / "butcher.lp"
-    path.write_text(SITUATION.replace("TARGET", "butcher").replace("dictate, dictate_of_erebos", "butcher, butcher_of_malakir")
-                    .replace("init_zone(dictate,", "init_zone(butcher,")
-                    + "expect(all, trigger_count(ab(butcher_of_malakir, 1), 1)).\n"
-                    + "expect(all, final_zone(lions, graveyard)).\nexpect(all, final_zone(bear, battlefield)).\n")
+def test_the_source_that_dies_with_the_creature_still_sees_it_cruel_celebrant(tmp_path) -> None:
+    # "Whenever Cruel Celebrant or another creature or planeswalker you control dies": Murder on
+    # the Celebrant itself; the ability looks back (CR 603.10a): bob loses 1 life, alice gains 1
+    path = tmp_path / "celebrant.lp"
+    path.write_text(SITUATION.replace("TARGET", "celebrant").replace("dictate, grave_pact", "celebrant, cruel_celebrant")
+                    .replace("init_zone(dictate,", "init_zone(celebrant,")
+                    + "expect(all, trigger_count(ab(cruel_celebrant, 1), 1)).\n"
+                    + "expect(all, final_life(bob, 19)).\nexpect(all, final_life(alice, 21)).\n"
+                    + "expect(all, final_zone(lions, battlefield)).\nexpect(all, final_zone(bear, battlefield)).\n")
     passes(path, load_library([CARDS]))
 
 
@@ -134,9 +137,9 @@ def test_enumerate_and_diff_on_a_scenario_that_defines_its_card(tmp_path) -> Non
     result = invoke("diff", "--no-progress", str(path))
     # the same outcomes; "dies" looks back in both editions, by 410.10d (2006) and 603.10a (current)
     assert result.exit_code == 0, result.output
-    assert "ab(dictate_of_erebos,1) triggers on dies: 2006 looks back by 410.10d; current looks back by 603.10a" \
+    assert "ab(grave_pact,1) triggers on dies: 2006 looks back by 410.10d; current looks back by 603.10a" \
         in result.output
-    assert result.output.strip().endswith("1 scenario(s): 1 SAME OUTCOMES, OTHER RULES")
+    assert result.output.strip().endswith("1 scenario(s): 1 SAME OUTCOME, DIFFERENT REASONING")
 
 
 @pytest.mark.slow  # explain takes about 10 s of CPU on any scenario
@@ -145,7 +148,7 @@ def test_explain_reads_a_user_card_file(tmp_path) -> None:
     path.write_text(OWN_CREATURE_DIES)
     result = invoke("explain", "--cards", str(CARDS), str(path), "final_zone(lions,graveyard)", "--levels", "40")
     assert result.exit_code == 0, result.output
-    assert str(CARDS.resolve() / "dictate_of_erebos.lp") + ":" in result.output  # the card's facts, cited
+    assert str(CARDS.resolve() / "grave_pact.lp") + ":" in result.output  # the card's facts, cited
 
 
 def test_check_of_a_folder_skips_card_files(tmp_path) -> None:
@@ -158,18 +161,18 @@ def test_check_of_a_folder_skips_card_files(tmp_path) -> None:
 
 def test_the_card_pool_of_verify_takes_user_cards() -> None:
     library = load_library([CARDS])
-    Bounds(cards=("dictate_of_erebos", "grizzly_bears"), library=library).check()
-    with pytest.raises(BoundsError, match="unknown card dictate_of_erebos"):
-        Bounds(cards=("dictate_of_erebos",)).check()
+    Bounds(cards=("grave_pact", "grizzly_bears"), library=library).check()
+    with pytest.raises(BoundsError, match="unknown card grave_pact"):
+        Bounds(cards=("grave_pact",)).check()
 
 
 @pytest.mark.slow
 def test_verify_and_diff_generate_place_user_cards() -> None:
-    result = invoke("verify", "--card-dir", str(CARDS), "--cards", "dictate_of_erebos,grizzly_bears,murder",
+    result = invoke("verify", "--card-dir", str(CARDS), "--cards", "grave_pact,grizzly_bears,murder",
                     "--pieces", "3", "--steps", "5", "--no-induction", "--zones", "battlefield,hand")
     assert result.exit_code == 0 and "PROVEN within the bounds" in result.output, result.output
     result = invoke("diff", "--generate", "--no-progress", "--card-dir", str(CARDS), "--cards",
-                    "dictate_of_erebos,grizzly_bears", "--pieces", "2", "--steps", "4", "--actions", "0",
+                    "grave_pact,grizzly_bears", "--pieces", "2", "--steps", "4", "--actions", "0",
                     "--zones", "battlefield")
     assert result.exit_code in (0, 1) and "generated situation(s)" in result.output, result.output
 
@@ -180,22 +183,22 @@ def test_lookback_cards_lists_and_prints_cards() -> None:
     result = invoke("cards", "--cards", str(CARDS))
     assert result.exit_code == 0
     lines = result.output.splitlines()
-    assert any(line.split() == ["dictate_of_erebos", "user", str(CARDS.resolve() / "dictate_of_erebos.lp")]
+    assert any(line.split() == ["grave_pact", "user", str(CARDS.resolve() / "grave_pact.lp")]
                for line in lines), result.output
     assert any(line.split() == ["murder", "bundled", str(resources.asp_dir() / "cards" / "murder.lp")]
                for line in lines)
     assert len(lines) == len(vocabulary().card_names) + 3
-    result = invoke("cards", "--cards", str(CARDS), "dictate_of_erebos")
+    result = invoke("cards", "--cards", str(CARDS), "grave_pact")
     assert result.exit_code == 0 and result.output == DICTATE
-    one_line_error(invoke("cards", "dictate_of_erbos", "--cards", str(CARDS)), "did you mean dictate_of_erebos?")
+    one_line_error(invoke("cards", "grave_pakt", "--cards", str(CARDS)), "did you mean grave_pact?")
     result = invoke("cards", "--language")
     assert result.exit_code == 0 and "  trigger_on(ability, trigger_kind, filter)" in result.output
 
 
 # - validation --------------------------------------------------------------------------------
 
-CARD = "printed_type(dictate_of_erebos, enchantment).\n"
-AB = "ab(dictate_of_erebos, 1)"
+CARD = "printed_type(grave_pact, enchantment).\n"
+AB = "ab(grave_pact, 1)"
 #: (what is wrong, the card file's text, line, column, the message)
 INVALID = [
     ("unknown trigger kind", CARD + f"trigger_on({AB}, diess, any).", 2, 1,
@@ -212,7 +215,7 @@ INVALID = [
      "unknown object reference targt/1 in targt(1); did you mean target?"),
     ("unknown target zone", CARD + f"target_spec({AB}, 1, graveyrd, any).", 2, 1,
      "target_spec: unknown zone graveyrd; did you mean graveyard?"),
-    ("unknown card type", "printed_type(dictate_of_erebos, enchantmnt).", 1, 1,
+    ("unknown card type", "printed_type(grave_pact, enchantmnt).", 1, 1,
      "unknown card type enchantmnt; did you mean enchantment?"),
     ("unknown card", CARD + f"effect({AB}, create_tokens(bat_tokn, 2)).", 2, 1,
      "unknown card bat_tokn; did you mean bat_token?"),
@@ -221,33 +224,33 @@ INVALID = [
     ("not a number", CARD + f"effect({AB}, may(mode(1, draw(you, x)))).", 2, 1, "x is not a number"),
     ("ability of another card", CARD + "effect(ab(murder, 1), destroy(target(1))).", 2, 1,
      "ability ab(murder,1) is not an ability of a card defined here"),
-    ("ability number", CARD + "effect(ab(dictate_of_erebos, 0), draw(you, 1)).", 2, 1,
+    ("ability number", CARD + "effect(ab(grave_pact, 0), draw(you, 1)).", 2, 1,
      "K in ab(Card, K) is a number from 1"),
     ("another card", "printed_type(grizzly_bears, creature).", 1, 1,
-     "this file defines card dictate_of_erebos (its file name) and may state facts about that card only"),
-    ("no type", "printed_color(dictate_of_erebos, black).", 1, 1, "card dictate_of_erebos has no printed_type"),
-    ("unknown predicate", "printed_typ(dictate_of_erebos, enchantment).", 1, 1,
+     "this file defines card grave_pact (its file name) and may state facts about that card only"),
+    ("no type", "printed_color(grave_pact, black).", 1, 1, "card grave_pact has no printed_type"),
+    ("unknown predicate", "printed_typ(grave_pact, enchantment).", 1, 1,
      "unknown card predicate printed_typ/2; did you mean printed_type?"),
-    ("wrong arity", "printed_type(dictate_of_erebos).", 1, 1, "printed_type/1 has the wrong arity"),
+    ("wrong arity", "printed_type(grave_pact).", 1, 1, "printed_type/1 has the wrong arity"),
     ("scenario fact", CARD + "card(x, grizzly_bears, alice).", 2, 1, "unknown card predicate card/3"),
-    ("variable", "printed_type(dictate_of_erebos, X).", 1, 33, "variable X: a card file holds ground facts only"),
-    ("rule", "printed_type(dictate_of_erebos, enchantment) :- true.", 1, 1, "a rule with a body: a card file holds facts only"),
-    ("constraint", CARD + ":- printed_type(dictate_of_erebos, enchantment).", 2, 1, "a card file holds facts only"),
+    ("variable", "printed_type(grave_pact, X).", 1, 26, "variable X: a card file holds ground facts only"),
+    ("rule", "printed_type(grave_pact, enchantment) :- true.", 1, 1, "a rule with a body: a card file holds facts only"),
+    ("constraint", CARD + ":- printed_type(grave_pact, enchantment).", 2, 1, "a card file holds facts only"),
     ("#show", CARD + "#show printed_type/2.", 2, 1, "#show is not allowed in a card file"),
     ("#const", CARD + "#const horizon = 3.", 2, 1, "#const is not allowed in a card file"),
     ("#script", CARD + "#script (python)\nimport os\n#end.", 2, 1, "#script is not allowed in a card file"),
     ("#include", CARD + '#include "x.lp".', 2, 1, "#include is not allowed in a card file"),
-    ("number range", CARD + "printed_pt(dictate_of_erebos, 1, 99999999).", 2, 1, "99999999 is not a number"),
-    ("nesting", CARD + f"effect({AB}, destroy_all({'non(' * 16}any{')' * 16})).", 2, 105, "nested more than 16 deep"),
-    ("characters", CARD + "% a comment may say anything: é\nprinted_subtype(dictate_of_erebos, é).", 3, 36,
+    ("number range", CARD + "printed_pt(grave_pact, 1, 99999999).", 2, 1, "99999999 is not a number"),
+    ("nesting", CARD + f"effect({AB}, destroy_all({'non(' * 16}any{')' * 16})).", 2, 98, "nested more than 16 deep"),
+    ("characters", CARD + "% a comment may say anything: é\nprinted_subtype(grave_pact, é).", 3, 29,
      "a card file is written in printable ASCII"),
-    ("empty", "% nothing\n", 1, 1, "no fact defines card dictate_of_erebos"),
+    ("empty", "% nothing\n", 1, 1, "no fact defines card grave_pact"),
 ]
 
 
 @pytest.mark.parametrize("what, text, line, column, message", INVALID, ids=[case[0] for case in INVALID])
 def test_every_card_error_is_located(tmp_path, what, text, line, column, message) -> None:
-    path = tmp_path / "dictate_of_erebos.lp"
+    path = tmp_path / "grave_pact.lp"
     path.write_text(text + "\n")
     problems = check_card(path)
     assert problems, what
@@ -259,7 +262,7 @@ def test_every_card_error_is_located(tmp_path, what, text, line, column, message
 
 
 def test_a_file_too_large_and_a_bad_file_name(tmp_path) -> None:
-    big = tmp_path / "dictate_of_erebos.lp"
+    big = tmp_path / "grave_pact.lp"
     big.write_text(CARD + "%" * (1 << 20))
     assert "larger than" in check_card(big)[0].message
     assert "the file name must be the card's name" in check_card(tmp_path / "Dictate-Of-Erebos.lp", CARD)[0].message
@@ -268,7 +271,7 @@ def test_a_file_too_large_and_a_bad_file_name(tmp_path) -> None:
 def test_the_cli_refuses_a_bad_card_in_one_line_even_unused(tmp_path) -> None:
     folder = tmp_path / "cards"
     folder.mkdir()
-    (folder / "dictate_of_erebos.lp").write_text(DICTATE)
+    (folder / "grave_pact.lp").write_text(DICTATE)
     (folder / "broken.lp").write_text("printed_type(broken, creature).\neffect(ab(broken, 1), destory(it)).\n")
     seed = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
     for command in (["run", seed], ["check", seed], ["enumerate", seed], ["conflicts", seed], ["cards"],
@@ -282,9 +285,9 @@ def test_a_card_defined_twice_or_named_like_a_bundled_one(tmp_path) -> None:
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     for folder in ("a", "b"):
-        (tmp_path / folder / "dictate_of_erebos.lp").write_text(DICTATE)
+        (tmp_path / folder / "grave_pact.lp").write_text(DICTATE)
     one_line_error(invoke("cards", "--cards", str(tmp_path / "a"), "--cards", str(tmp_path / "b")),
-                   "card dictate_of_erebos is defined twice")
+                   "card grave_pact is defined twice")
     scenario = tmp_path / "a" / "s.lp"
     scenario.write_text(OWN_CREATURE_DIES + facts_of(DICTATE))
     one_line_error(invoke("check", "--cards", str(tmp_path / "b"), str(scenario)), "is defined twice")
@@ -329,17 +332,18 @@ def test_the_guide_shows_every_form_of_the_card_language() -> None:
     assert not missing, f"docs/cards.md does not show: {missing}"
 
 
-@pytest.mark.parametrize("cast, gained", [("bear", 1), ("warden", 0)], ids=["another", "itself"])
-def test_a_look_forward_watcher_essence_warden(tmp_path, cast, gained) -> None:
-    # "Whenever another creature enters" looks forward (CR 603.6a): the Warden on the battlefield
-    # sees the bear enter (+1); cast itself, it is not "another" creature (CR 109.1), nothing triggers
+@pytest.mark.parametrize("cast, gained", [("bear", 2), ("warden", 0)], ids=["another", "itself"])
+def test_a_look_forward_watcher_healer_of_the_pride(tmp_path, cast, gained) -> None:
+    # "Whenever another creature you control enters" looks forward (CR 603.6a): the Healer on the
+    # battlefield sees alice's bear enter (+2); cast itself, it is not "another" creature (CR 109.1),
+    # nothing triggers
     path = tmp_path / "warden.lp"
     path.write_text(f"""player(alice, 1). player(bob, 2). active_player(alice).
-card(warden, essence_warden, alice). card(bear, grizzly_bears, alice).
+card(warden, healer_of_the_pride, alice). card(bear, grizzly_bears, alice).
 init_zone(warden, {'battlefield' if cast == 'bear' else 'hand'}). init_zone(bear, {'hand' if cast == 'bear' else 'graveyard'}).
 script(1, cast(alice, {cast})).
 expect(all, final_zone({cast}, battlefield)).
-expect(all, trigger_count(ab(essence_warden, 1), {gained})).
+expect(all, trigger_count(ab(healer_of_the_pride, 1), {1 if gained else 0})).
 expect(all, final_life(alice, {20 + gained})).
 """)
     passes(path, load_library([CARDS]))
@@ -347,14 +351,14 @@ expect(all, final_life(alice, {20 + gained})).
 
 @pytest.mark.slow  # a minimal conflict takes a few hundred solve calls
 def test_conflicts_name_a_user_card_as_a_part(tmp_path) -> None:
-    # Bob's lions cannot stay: Dictate of Erebos makes him sacrifice them; the card is one part
+    # Bob's lions cannot stay: Grave Pact makes him sacrifice them; the card is one part
     path = tmp_path / "dictate.lp"
     path.write_text(OWN_CREATURE_DIES.replace("expect(all, final_zone(lions, graveyard)).",
                                               "expect(all, final_zone(lions, battlefield))."))
     result = invoke("conflicts", "--cards", str(CARDS), str(path))
     assert result.exit_code == 1, result.output
-    first_fact = DICTATE.splitlines().index("printed_type(dictate_of_erebos, enchantment).") + 1
-    assert f"  card dictate_of_erebos ({CARDS.resolve() / 'dictate_of_erebos.lp'}:{first_fact})" in result.output
+    first_fact = DICTATE.splitlines().index("printed_type(grave_pact, enchantment).") + 1
+    assert f"  card grave_pact ({CARDS.resolve() / 'grave_pact.lp'}:{first_fact})" in result.output
 
 
 def test_lookback_cards_with_a_scenario_lists_its_cards(tmp_path) -> None:
@@ -363,7 +367,7 @@ def test_lookback_cards_with_a_scenario_lists_its_cards(tmp_path) -> None:
     result = invoke("cards", "--scenario", str(path))
     assert result.exit_code == 0, result.output
     line = OWN_CREATURE_DIES.count("\n") + 1 + facts_of(DICTATE).splitlines().index(
-        "printed_type(dictate_of_erebos, enchantment).")
-    assert ["dictate_of_erebos", "user", f"{path}:{line}:1"] in [row.split() for row in result.output.splitlines()]
-    result = invoke("cards", "--scenario", str(path), "dictate_of_erebos")
-    assert result.exit_code == 0 and result.output.splitlines()[0] == "printed_type(dictate_of_erebos,enchantment)."
+        "printed_type(grave_pact, enchantment).")
+    assert ["grave_pact", "user", f"{path}:{line}:1"] in [row.split() for row in result.output.splitlines()]
+    result = invoke("cards", "--scenario", str(path), "grave_pact")
+    assert result.exit_code == 0 and result.output.splitlines()[0] == "printed_type(grave_pact,enchantment)."
