@@ -152,47 +152,88 @@ def _check_term(node: ast.AST) -> None:
                 _check_term(sub)
 
 
-def _rule_facts(stm: ast.AST) -> list[Fact]:
+#: the most facts one statement may stand for once its pools (`a(1; 2).`) are multiplied out
+MAX_POOL_FACTS = 1000
+#: the most facts a scenario may hold, its included files' too (a game of 500 cards takes about 1,100)
+MAX_FACTS = 5000
+#: the tokens of a printed term that matter to its pools: strings, parentheses, commas, semicolons
+_POOL_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[(),;]')
+#: a printed atom made of names, numbers, strings, parentheses, commas and unary minus only:
+#: nothing _check_term would refuse, so the walk over its syntax tree is skipped (it costs
+#: most of the time of validating a large file)
+_PLAIN_ATOM = re.compile(r'(?:_*[a-z][A-Za-z0-9_\']*|[0-9]+|"(?:[^"\\]|\\.)*"|[(), ]|(?<![A-Za-z0-9_\')"])-)*')
+
+
+def pool_expansion(text: str, cap: int = MAX_POOL_FACTS) -> int:
+    """How many facts the printed statement `text` stands for once its pools are multiplied out,
+    counted without expanding them (at most cap + 1). In a parenthesised group, `;` separates
+    alternatives (their counts add up) and `,` separates arguments (their counts multiply)."""
+    levels = [[0, 1]]  # per open group: (sum of the alternatives so far, product of the current one)
+    for token in _POOL_TOKENS.finditer(text):
+        kind = token[0]
+        if kind == "(":
+            levels.append([0, 1])
+        elif kind == ";":
+            levels[-1] = [min(levels[-1][0] + levels[-1][1], cap + 1), 1]
+        elif kind == ")" and len(levels) > 1:
+            total = sum(levels.pop())
+            levels[-1][1] = min(levels[-1][1] * total, cap + 1)
+    return min(sum(levels[0]), cap + 1)
+
+
+def _rule_facts(stm: ast.AST, where: Location) -> list[Fact]:
     if stm.body:
-        raise ScenarioError(_loc(stm), "a rule with a body: a scenario holds facts only")
+        raise ScenarioError(where, "a rule with a body: a scenario holds facts only")
+    text = str(stm)
+    if ";" in text:
+        count = pool_expansion(text)
+        if count > MAX_POOL_FACTS:
+            raise ScenarioError(where, f"its pools stand for more than {MAX_POOL_FACTS} facts "
+                                       f"(write the facts out, or split the pool)")
+        rules = stm.unpool()
+    else:
+        rules = [stm]
     facts = []
-    for rule in stm.unpool():
+    for rule in rules:
         head = rule.head
         if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom \
                 or head.sign != ast.Sign.NoSign:
-            raise ScenarioError(_loc(stm), f"'{stm}' is not a fact: a scenario holds facts only")
+            raise ScenarioError(where, f"'{stm}' is not a fact: a scenario holds facts only")
         atom = head.atom.symbol
         if atom.ast_type != ast.ASTType.Function or atom.external:
-            raise ScenarioError(_loc(stm), f"'{stm}' is not a plain fact")
-        _check_term(atom)
-        facts.append(Fact(parse_term(str(atom)), _loc(stm)))
+            raise ScenarioError(where, f"'{stm}' is not a plain fact")
+        printed = str(atom)
+        if not _PLAIN_ATOM.fullmatch(printed):
+            _check_term(atom)
+        facts.append(Fact(parse_term(printed), where))
     return facts
 
 
 def _statement(stm: ast.AST, texts: dict[Path, str], sources: dict[str, Path]) -> list[Fact]:
     """The facts of one top-level statement; ScenarioError for anything else. sources keeps each
     file name clingo reports resolved (once per file, not once per statement)."""
-    name = stm.location.begin.filename
+    begin = stm.location.begin  # read once: each attribute of the tree is a call into clingo
+    name = begin.filename
+    where = Location(name, begin.line, begin.column)
     if name not in sources:
         sources[name] = Path(name).resolve()
     source = sources[name]
     if source not in texts:  # the pre-scan vets every #include: this is a safety net
-        raise ScenarioError(_loc(stm), "this statement comes from a file the scenario may not include")
+        raise ScenarioError(where, "this statement comes from a file the scenario may not include")
     kind = stm.ast_type
     if kind == ast.ASTType.Comment:
         return []
     if kind == ast.ASTType.Program:
-        begin = stm.location.begin
         if texts[source][_offset(texts[source], begin.line, begin.column):].startswith("#program"):
-            raise ScenarioError(_loc(stm), "#program is not allowed in a scenario: it would move facts out of "
+            raise ScenarioError(where, "#program is not allowed in a scenario: it would move facts out of "
                                            "the base part the engine grounds")
         return []  # the implicit `#program base.` clingo puts first
     if kind in _DIRECTIVES:
         directive, why = _DIRECTIVES[kind]
-        raise ScenarioError(_loc(stm), f"{directive} is not allowed in a scenario: {why}")
+        raise ScenarioError(where, f"{directive} is not allowed in a scenario: {why}")
     if kind != ast.ASTType.Rule:
-        raise ScenarioError(_loc(stm), f"'{stm}' is not allowed in a scenario")
-    return _rule_facts(stm)
+        raise ScenarioError(where, f"'{stm}' is not allowed in a scenario")
+    return _rule_facts(stm, where)
 
 
 def _parse(path: str) -> list[Fact]:
@@ -207,6 +248,10 @@ def _parse(path: str) -> list[Fact]:
         if not problems:
             try:
                 facts.extend(_statement(stm, texts, sources))
+                if len(facts) > MAX_FACTS:
+                    raise ScenarioError(facts[MAX_FACTS].location, f"more than {MAX_FACTS} facts in the scenario "
+                                                                   "(with its included files): a scenario is a game "
+                                                                   "situation, not a data set")
             except ScenarioError as error:
                 problems.append(error)
 
