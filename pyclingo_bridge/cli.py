@@ -6,8 +6,9 @@ Exit codes: 0 all good, 1 an expectation failed, 2 bad input (a one-line
 
 from __future__ import annotations
 
+import errno
 import functools
-import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -20,6 +21,7 @@ from .decode import decode
 from .engine import solve
 from .errors import Location, LookbackError, ScenarioError
 from .expect import FAIL, SKIP, evaluate
+from .json_output import dumps, error_document
 from .provenance import DEFAULT_DEPTH
 from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .render import json_report, text_report
@@ -32,8 +34,11 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 # check the conflict search, when they need it): `lookback run` starts without it
 
 
-def _bad_input(error: LookbackError | str) -> None:
+def _bad_input(error: LookbackError | str, as_json: bool = False) -> None:
+    """The one-line message on stderr and exit 2; with --json also a JSON error document on stdout."""
     click.echo(str(error), err=True)
+    if as_json:
+        click.echo(error_document(error))
     sys.exit(EXIT_BAD_INPUT)
 
 
@@ -57,10 +62,10 @@ def _solve(path: str | Path, **options):
     return result
 
 
-def _check_edition(edition: str | None) -> None:
+def _check_edition(edition: str | None, as_json: bool = False) -> None:
     known = vocabulary().editions
     if edition is not None and edition not in known:
-        _bad_input(f"--edition: unknown edition {edition} (known: {', '.join(sorted(known))})")
+        _bad_input(f"--edition: unknown edition {edition} (known: {', '.join(sorted(known))})", as_json)
 
 
 _EDITION = click.option("--edition", default=None, metavar="2006|current",
@@ -87,20 +92,20 @@ def main() -> None:
 def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
         timeout: float | None) -> None:
     """Solve SCENARIO and print the timeline of its first answer set (all with --all)."""
-    _check_edition(edition)
+    _check_edition(edition, as_json)
     try:
         result = _solve(scenario, edition=edition, max_models=max_models, timeout=timeout)
         shown = result.models if show_all else result.models[:1]  # the report counts the rest undecoded
         models = [decode(m, i) for i, m in enumerate(shown, start=1)]
     except LookbackError as error:
-        _bad_input(error)
+        _bad_input(error, as_json)
     report = (json_report if as_json else text_report)(result, models, show_all)
     if not result.models and result.exhausted:
         from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json
         try:
             conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout)
         except LookbackError as error:
-            _bad_input(error)
+            _bad_input(error, as_json)
         report = conflict_json(report, conflict) if as_json else report + "\n" + conflict_text(conflict)
     click.echo(report)
 
@@ -149,7 +154,7 @@ def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: 
     from .enumeration import enumerate_outcomes
     from .outcome_text import enumeration_json, enumeration_text
 
-    _check_edition(edition)
+    _check_edition(edition, as_json)
     shown = _Progress(progress)
     try:
         result = enumerate_outcomes(load_scenario(scenario), edition=edition, limit=limit, timeout=timeout,
@@ -157,7 +162,7 @@ def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: 
         text = (enumeration_json if as_json else enumeration_text)(result, witnesses)
     except LookbackError as error:
         shown.done()
-        _bad_input(error)
+        _bad_input(error, as_json)
     shown.done()
     click.echo(text)
 
@@ -268,7 +273,7 @@ def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout
     and for violations. Exit 1 if there is a conflict."""
     from .conflicts import minimal_conflicts, requirement_of, text_report as conflict_text
 
-    _check_edition(edition)
+    _check_edition(edition, as_json)
     try:
         result = _solve(scenario, edition=edition, timeout=timeout)
         if result.cut_short:
@@ -284,9 +289,9 @@ def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout
         found = minimal_conflicts(result.scenario, wanted, edition=edition, horizon=result.horizon,
                                   timeout=timeout) if wanted else []
     except LookbackError as error:
-        _bad_input(error)
+        _bad_input(error, as_json)
     if as_json:
-        click.echo(json.dumps([c.to_json() for c in found], indent=2, sort_keys=True))
+        click.echo(dumps({"conflicts": [c.to_json() for c in found]}))
     else:
         click.echo("\n".join(conflict_text(c) for c in found) or "no expectation to check")
     sys.exit(EXIT_FAILED if any(not c.satisfiable for c in found) else EXIT_OK)
@@ -400,29 +405,57 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     sys.exit(EXIT_BAD_INPUT if errors else EXIT_FAILED if differ else EXIT_OK)
 
 
+def _coverage_output(output: str | None) -> Path:
+    """Where the coverage report goes: --output, or docs/coverage.md of the source checkout lookback
+    runs from (an installed lookback has none: it never writes under the working folder by itself)."""
+    if output is not None:
+        return Path(output)
+    root = resources.checkout_root()
+    if root is None:
+        _bad_input("coverage: lookback is installed, not run from a source checkout: "
+                   "give the report's place with --output FILE")
+    return root / "docs" / "coverage.md"
+
+
+def _write_new(path: Path, text: str) -> None:
+    """Write the file whole, replacing it (a temporary file renamed into place); never through a
+    symbolic link."""
+    if path.is_symlink():
+        raise OSError(errno.ELOOP, "a symbolic link: the report is never written through one (give another --output)")
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(partial, "x") as out:
+            out.write(text)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
 @main.command("coverage")
-@click.option("--output", type=click.Path(dir_okay=False), default="docs/coverage.md", show_default=True,
-              help="Where the report goes.")
-@click.option("--check", "check_only", is_flag=True, help="Only check that OUTPUT is up to date (exit 1 if not).")
+@click.option("--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Where the report goes (default: docs/coverage.md of the source checkout).")
+@click.option("--check", "check_only", is_flag=True, help="Only check that the report is up to date (exit 1 if not).")
 @click.option("--timeout", type=click.FloatRange(min=0), default=RUN_TIMEOUT, show_default=True, metavar="S",
               help="Seconds for each run of a scenario (a run cut short exercises nothing).")
 @_interruptible
-def coverage_command(output: str, check_only: bool, timeout: float) -> None:
+def coverage_command(output: str | None, check_only: bool, timeout: float) -> None:
     """Write the CR coverage report: every rule the encodings cite, where, and the bundled scenarios
     (under each edition) that exercise it."""
+    path = _coverage_output(output)
+    if not check_only and path.is_symlink():  # said before the scenarios are run, and again as it is written
+        _bad_input(f"{path}: a symbolic link: the report is never written through one (give another --output)")
     text, missing = bundled_report(timeout)
-    path = Path(output)
     try:
         if check_only:
             if not path.is_file() or path.read_text() != text:
-                click.echo(f"{output}: out of date (run `lookback coverage --output {output}`)")
+                click.echo(f"{path}: out of date (run `lookback coverage --output {path}`)")
                 sys.exit(EXIT_FAILED)
-            click.echo(f"{output}: up to date")
+            click.echo(f"{path}: up to date")
         else:
-            path.write_text(text)
-            click.echo(f"wrote {output}")
+            _write_new(path, text)
+            click.echo(f"wrote {path}")
     except OSError as error:
-        _bad_input(f"{output}: {error.strerror or error}")
+        _bad_input(f"{path}: {error.strerror or error}")
     click.echo("cited rules no passing scenario exercises: " + (", ".join(missing) or "none"))
 
 
@@ -443,11 +476,11 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
     tree of events, states, facts and rules, each rule with its CR number and file:line."""
     from .explain import explain, json_report as explain_json, text_report as explain_text
 
-    _check_edition(edition)
+    _check_edition(edition, as_json)
     try:
         result = explain(scenario, atom, edition=edition, depth=depth, timeout=timeout, levels=levels)
     except LookbackError as error:
-        _bad_input(error)
+        _bad_input(error, as_json)
     click.echo((explain_json if as_json else explain_text)(result))
 
 

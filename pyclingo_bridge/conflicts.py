@@ -26,6 +26,7 @@ from clingo import Control, Function, Number, Symbol
 from clingo import ast
 
 from .engine import solve
+from .json_output import dumps
 from .errors import ScenarioError
 from .rulebook import Statement, ground, statements
 from .scenario import Expectation, Scenario
@@ -232,4 +233,4 @@ def with_conflict(report: str, c: Conflict) -> str:
     """A JSON report (an object) with the conflict added under "conflict"."""
     data = json.loads(report)
     data["conflict"] = c.to_json()
-    return json.dumps(data, indent=2, sort_keys=True)
+    return dumps(data)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Iterable
 
 from clingo import Symbol, SymbolType, parse_term
 
 from .decode import AnswerSet, Reason, Step, Trigger, plain
 from .engine import Run
+from .json_output import dumps
 
 _KINDS = {"sba": "state-based actions", "triggers": "triggered abilities put on the stack",
           "initial": "initial state", "idle": "idle (nothing left to do)"}
@@ -151,4 +151,4 @@ def json_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
         "complete": run.exhausted, "cut_short": run.cut_short,
         "models": [plain(m) for m in (models if show_all else models[:1])],
     }
-    return json.dumps(payload, sort_keys=True, indent=2)
+    return dumps(payload)
