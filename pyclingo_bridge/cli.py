@@ -15,17 +15,15 @@ from pathlib import Path
 
 import click
 
-from . import prescan, resources
+from . import jobs, prescan, resources
 from .coverage import RUN_TIMEOUT, bundled_report
-from .decode import decode
-from .engine import solve
 from .errors import Location, LookbackError, ScenarioError
-from .expect import FAIL, SKIP, evaluate
+from .expect import FAIL, SKIP
+from .guard import MIN_MEMORY, Stopped, default_max_memory, guarded, parse_size
 from .json_output import dumps, error_document
 from .provenance import DEFAULT_DEPTH
 from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .render import json_report, text_report
-from .run_errors import run_error
 from .scenario import load_scenario
 from .vocabulary import vocabulary
 
@@ -54,12 +52,7 @@ def _interruptible(command):
     return wrapper
 
 
-def _solve(path: str | Path, **options):
-    """Load, validate and solve one scenario; ScenarioError for any input error, the run's included."""
-    result = solve(load_scenario(path), **options)
-    if error := run_error(result):
-        raise error
-    return result
+_solve = jobs.solve_file
 
 
 def _check_edition(edition: str | None, as_json: bool = False) -> None:
@@ -71,7 +64,28 @@ def _check_edition(edition: str | None, as_json: bool = False) -> None:
 _EDITION = click.option("--edition", default=None, metavar="2006|current",
                         help="Rules edition to apply (overrides the scenario's edition/1).")
 _TIMEOUT = click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="S",
-                        help="Stop solving after S seconds (the report says the run was cut short).")
+                        help="Stop the run after S seconds, grounding included (the report says it was cut short).")
+
+
+class _Size(click.ParamType):
+    name = "size"
+
+    def convert(self, value, param, ctx):
+        if value is None or isinstance(value, int):
+            return value
+        try:
+            size = parse_size(value)
+        except ValueError:
+            self.fail(f"{value} is not a size (e.g. 512M, 2G, or none)", param, ctx)
+        if size is not None and size < MIN_MEMORY:
+            self.fail(f"{value} is below the smallest limit, {MIN_MEMORY >> 20}M", param, ctx)
+        return size
+
+
+_MAX_MEMORY = click.option("--max-memory", type=_Size(), default=default_max_memory(), metavar="SIZE",
+                           show_default=f"{default_max_memory() >> 20}M, a quarter of the physical memory",
+                           help="Stop the run when it needs more memory than SIZE (512M, 2G, none); "
+                                "the report says it was cut short: memory.")
 
 
 @click.group()
@@ -88,25 +102,20 @@ def main() -> None:
 @click.option("--max-models", type=click.IntRange(min=0), default=0, metavar="N",
               help="Stop after N answer sets (0: all).")
 @_TIMEOUT
+@_MAX_MEMORY
 @_interruptible
 def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
-        timeout: float | None) -> None:
+        timeout: float | None, max_memory: int | None) -> None:
     """Solve SCENARIO and print the timeline of its first answer set (all with --all)."""
     _check_edition(edition, as_json)
     try:
-        result = _solve(scenario, edition=edition, max_models=max_models, timeout=timeout)
-        shown = result.models if show_all else result.models[:1]  # the report counts the rest undecoded
-        models = [decode(m, i) for i, m in enumerate(shown, start=1)]
+        report = guarded(jobs.run_report, scenario, edition, as_json, show_all, max_models, timeout,
+                         timeout=timeout, max_memory=max_memory)
+    except Stopped as stopped:
+        cut = jobs.cut_short_run(scenario, edition, stopped.reason)
+        report = (json_report if as_json else text_report)(cut, [], show_all)
     except LookbackError as error:
         _bad_input(error, as_json)
-    report = (json_report if as_json else text_report)(result, models, show_all)
-    if not result.models and result.exhausted:
-        from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json
-        try:
-            conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout)
-        except LookbackError as error:
-            _bad_input(error, as_json)
-        report = conflict_json(report, conflict) if as_json else report + "\n" + conflict_text(conflict)
     click.echo(report)
 
 
@@ -189,10 +198,12 @@ def _includes(path: Path) -> list[Path]:
 @click.argument("paths", nargs=-1, type=click.Path())
 @_EDITION
 @_TIMEOUT
+@_MAX_MEMORY
 @click.option("--conflicts", is_flag=True,
               help="Name the minimal conflict (CR rule groups and scenario facts) of a scenario without an "
                    "answer set and of each failing expect(all|some|none, ...) (a few solve calls per part).")
-def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, conflicts: bool) -> None:
+def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, max_memory: int | None,
+          conflicts: bool) -> None:
     """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones)."""
     _check_edition(edition)
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
@@ -204,61 +215,39 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, co
     done, cut_short = 0, 0
     try:
         for path in files:
-            try:
-                result = _solve(path, edition=edition, timeout=timeout)
-            except ScenarioError as error:
-                click.echo(f"ERROR {error}", err=True)
+            checked = _check_one(str(path), edition, timeout, max_memory, conflicts)
+            done += 1
+            if checked.bad_input is not None:
+                click.echo(checked.bad_input, err=True)
                 bad_input += 1
                 continue
-            except LookbackError as error:
-                click.echo(f"FAIL {error}")
-                counts[FAIL] += 1
-                continue
-            finally:
-                done += 1
-            cut_short += result.cut_short is not None
-            for v in evaluate(result):
-                counts[v.status] += 1
-                evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
-                click.echo(f"{v.status} {v.location}: {v.what}{evidence}")
-                if conflicts and v.status == FAIL:
-                    _explain_failure(result, v, edition, timeout)
+            cut_short += checked.cut_short
+            for status in checked.statuses:
+                counts[status] += 1
+            for line in checked.lines:
+                click.echo(line)
     except KeyboardInterrupt:
-        click.echo(f"interrupted (Ctrl-C) during scenario {done} of {len(files)}: the results are incomplete",
+        click.echo(f"interrupted (Ctrl-C) during scenario {done + 1} of {len(files)}: the results are incomplete",
                    err=True)
         sys.exit(EXIT_INTERRUPTED)
-    incomplete = f"; {cut_short} run(s) cut short by --timeout, so incomplete" if cut_short else ""
+    incomplete = f"; {cut_short} run(s) cut short, so incomplete" if cut_short else ""
     click.echo(f"{len(files)} scenario(s): {counts['PASS']} passed, {counts[FAIL]} failed, "
                f"{counts[SKIP]} skipped, {bad_input} with bad input{incomplete}")
     sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if counts[FAIL] else EXIT_OK)
 
 
-def _explain_failure(result, verdict, edition: str | None, timeout: float | None) -> None:
-    """The minimal conflict behind a failed check: no answer set, or an expectation no answer set meets."""
-    from .conflicts import minimal_conflict, text_report as conflict_text
-
-    if result.cut_short:
-        return
-    if not result.models:
-        if verdict.what != "satisfiable":
-            return
-        expectation = None
-    else:
-        expectation = next((e for e in result.scenario.expectations
-                            if str(e) == verdict.what and e.mode in ("all", "some", "none")), None)
-        if expectation is None:
-            return
+def _check_one(path: str, edition: str | None, timeout: float | None, max_memory: int | None,
+               conflicts: bool) -> jobs.Checked:
+    """One scenario checked in the guard; a run the guard stopped fails every expectation that
+    needs it ("cannot conclude"), read from the scenario validated again here."""
     try:
-        conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon,
-                                    expectation=expectation, timeout=timeout)
-    except LookbackError as error:
-        click.echo(f"  (no conflict computed: {error})")
-        return
-    if conflict.satisfiable:
-        click.echo(f"  no conflict: some answer set has {conflict.requirement.removeprefix('an answer set ')}; "
-                   "lines of play differ (lookback explain shows why an answer set lacks it)")
-    else:
-        click.echo("\n".join("  " + line for line in conflict_text(conflict).splitlines()))
+        return guarded(jobs.check_scenario, path, edition, timeout, conflicts, timeout=timeout, max_memory=max_memory)
+    except Stopped as stopped:
+        try:
+            scenario = load_scenario(path)
+        except ScenarioError as error:
+            return jobs.Checked(bad_input=f"ERROR {error}")
+        return jobs.verdict_lines(jobs.cut_short_run(path, edition, stopped.reason, scenario), False, edition, timeout)
 
 
 @main.command("conflicts")

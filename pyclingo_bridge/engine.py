@@ -20,6 +20,7 @@ from clingo import Control, Model, Symbol
 
 from . import resources
 from .errors import EncodingError, HorizonError, Location
+from .guard import TIMEOUT
 from .scenario import Scenario
 
 #: the largest horizon tried before giving up on a game that never becomes quiescent
@@ -28,7 +29,6 @@ _UNFINISHED = "unfinished"
 _SCRIPT_FAILED = "script_failed"
 #: how often a running search checks for Ctrl-C (seconds)
 _POLL = 0.05
-TIMEOUT = "timeout"
 
 
 def initial_horizon(scenario: Scenario) -> int:

@@ -126,8 +126,9 @@ def timeline(model: AnswerSet, script: dict[int, Symbol]) -> list[str]:
 def summary(run: Run) -> str:
     """Answer set and outcome counts, and whether the enumeration was complete."""
     state = "all enumerated" if run.exhausted else f"cut short: {run.cut_short}"
+    horizon = run.horizon if run.horizon is not None else "none (stopped before the run ended)"
     return (f"answer sets: {len(run.models)} ({state}); distinct outcomes: {len(run.outcome_sets())}; "
-            f"horizon: {run.horizon}")
+            f"horizon: {horizon}")
 
 
 def text_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
