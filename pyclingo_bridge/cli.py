@@ -24,10 +24,12 @@ from .json_output import dumps, error_document
 from .provenance import DEFAULT_DEPTH
 from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .render import json_report, text_report
-from .scenario import load_scenario
+from .scenario import MAX_TOKEN_ROUNDS, load_scenario
 from .vocabulary import vocabulary
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+#: check --edition both: every edition in turn
+BOTH = "both"
 # enumerate, diff, conflicts, explain and verify import their machinery when run (and run and
 # check the conflict search, when they need it): `lookback run` starts without it
 
@@ -82,6 +84,9 @@ class _Size(click.ParamType):
         return size
 
 
+_TOKEN_ROUNDS = click.option("--token-rounds", type=click.IntRange(1, MAX_TOKEN_ROUNDS), default=None, metavar="R",
+                             help="Bound the tokens a game may create: each creating ability of each piece "
+                                  "counted R times (overrides the scenario's token_rounds/1; default 1).")
 _MAX_MEMORY = click.option("--max-memory", type=_Size(), default=default_max_memory(), metavar="SIZE",
                            show_default=f"{default_max_memory() >> 20}M, a quarter of the physical memory",
                            help="Stop the run when it needs more memory than SIZE (512M, 2G, none); "
@@ -103,13 +108,14 @@ def main() -> None:
               help="Stop after N answer sets (0: all).")
 @_TIMEOUT
 @_MAX_MEMORY
+@_TOKEN_ROUNDS
 @_interruptible
 def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
-        timeout: float | None, max_memory: int | None) -> None:
+        timeout: float | None, max_memory: int | None, token_rounds: int | None) -> None:
     """Solve SCENARIO and print the timeline of its first answer set (all with --all)."""
     _check_edition(edition, as_json)
     try:
-        report = guarded(jobs.run_report, scenario, edition, as_json, show_all, max_models, timeout,
+        report = guarded(jobs.run_report, scenario, edition, as_json, show_all, max_models, timeout, token_rounds,
                          timeout=timeout, max_memory=max_memory)
     except Stopped as stopped:
         cut = jobs.cut_short_run(scenario, edition, stopped.reason)
@@ -196,16 +202,21 @@ def _includes(path: Path) -> list[Path]:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@_EDITION
+@click.option("--edition", default=None, metavar="2006|current|both",
+              help="Rules edition to apply (overrides the scenario's edition/1); both: each scenario under each.")
 @_TIMEOUT
 @_MAX_MEMORY
+@_TOKEN_ROUNDS
 @click.option("--conflicts", is_flag=True,
               help="Name the minimal conflict (CR rule groups and scenario facts) of a scenario without an "
                    "answer set and of each failing expect(all|some|none, ...) (a few solve calls per part).")
 def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, max_memory: int | None,
-          conflicts: bool) -> None:
-    """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones)."""
-    _check_edition(edition)
+          token_rounds: int | None, conflicts: bool) -> None:
+    """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones).
+    --edition both checks each scenario under every edition, and names the edition on each line."""
+    editions: list[str | None] = sorted(vocabulary().editions) if edition == BOTH else [edition]
+    if edition != BOTH:
+        _check_edition(edition)
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     bad_input = 0
     files = _scenario_files(paths)
@@ -213,9 +224,10 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
         _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
                                  "no scenario files (*.lp) found"))
     done, cut_short = 0, 0
+    runs = [(path, ed) for path in files for ed in editions]
     try:
-        for path in files:
-            checked = _check_one(str(path), edition, timeout, max_memory, conflicts)
+        for path, ed in runs:
+            checked = _check_one(str(path), ed, timeout, max_memory, conflicts, token_rounds, edition == BOTH)
             done += 1
             if checked.bad_input is not None:
                 click.echo(checked.bad_input, err=True)
@@ -227,27 +239,31 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
             for line in checked.lines:
                 click.echo(line)
     except KeyboardInterrupt:
-        click.echo(f"interrupted (Ctrl-C) during scenario {done + 1} of {len(files)}: the results are incomplete",
+        what = "scenario" if len(editions) == 1 else "run"
+        click.echo(f"interrupted (Ctrl-C) during {what} {done + 1} of {len(runs)}: the results are incomplete",
                    err=True)
         sys.exit(EXIT_INTERRUPTED)
     incomplete = f"; {cut_short} run(s) cut short, so incomplete" if cut_short else ""
-    click.echo(f"{len(files)} scenario(s): {counts['PASS']} passed, {counts[FAIL]} failed, "
+    under = f" under {len(editions)} editions ({', '.join(editions)})" if edition == BOTH else ""
+    click.echo(f"{len(files)} scenario(s){under}: {counts['PASS']} passed, {counts[FAIL]} failed, "
                f"{counts[SKIP]} skipped, {bad_input} with bad input{incomplete}")
     sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if counts[FAIL] else EXIT_OK)
 
 
 def _check_one(path: str, edition: str | None, timeout: float | None, max_memory: int | None,
-               conflicts: bool) -> jobs.Checked:
+               conflicts: bool, token_rounds: int | None, name_edition: bool) -> jobs.Checked:
     """One scenario checked in the guard; a run the guard stopped fails every expectation that
     needs it ("cannot conclude"), read from the scenario validated again here."""
     try:
-        return guarded(jobs.check_scenario, path, edition, timeout, conflicts, timeout=timeout, max_memory=max_memory)
+        return guarded(jobs.check_scenario, path, edition, timeout, conflicts, token_rounds, name_edition,
+                       timeout=timeout, max_memory=max_memory)
     except Stopped as stopped:
         try:
             scenario = load_scenario(path)
         except ScenarioError as error:
             return jobs.Checked(bad_input=f"ERROR {error}")
-        return jobs.verdict_lines(jobs.cut_short_run(path, edition, stopped.reason, scenario), False, edition, timeout)
+        return jobs.verdict_lines(jobs.cut_short_run(path, edition, stopped.reason, scenario), False, edition, timeout,
+                                  name_edition=name_edition)
 
 
 @main.command("conflicts")

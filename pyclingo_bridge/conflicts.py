@@ -136,11 +136,16 @@ def requirement_of(expectation: Expectation | None = None, violations: bool = Fa
         return Requirement("an answer set without violation/2", "violation(_, _)")
     if expectation is None:
         return Requirement("an answer set", None)
-    atom = expectation.atom
+    atom, atoms = expectation.atom, expectation.atoms
     if expectation.mode in ("all", "some"):
-        return Requirement(f"an answer set with {atom} ({expectation})", f"not {atom}")
+        if len(atoms) == 1:
+            return Requirement(f"an answer set with {atoms[0]} ({expectation})", f"not {atoms[0]}")
+        # missing any one of them: fewer of them than all
+        some_missing = "#count{ " + "; ".join(f"{i}: {a}" for i, a in enumerate(atoms)) + f" }} < {len(atoms)}"
+        return Requirement(f"an answer set with all of {', '.join(map(str, atoms))} ({expectation})", some_missing)
     if expectation.mode == "none":
-        return Requirement(f"an answer set without {atom} ({expectation})", str(atom))
+        together = ", ".join(map(str, atoms))
+        return Requirement(f"an answer set without {atom} ({expectation})", together)
     raise ScenarioError(expectation.location, f"{expectation}: a count of outcomes has no conflict to name")
 
 

@@ -15,7 +15,7 @@ from . import guard
 from .decode import decode
 from .engine import Run, solve
 from .errors import LookbackError, ScenarioError
-from .expect import FAIL, evaluate
+from .expect import FAIL, Lines, evaluate
 from .render import json_report, text_report
 from .run_errors import run_error
 from .scenario import Scenario, load_scenario
@@ -24,14 +24,19 @@ from .vocabulary import vocabulary
 vocabulary()  # read once in the fork server, shared by every child
 
 
-def solve_file(path: str, *, timeout: float | None = None, **options) -> Run:
+def clingo_options(token_rounds: int | None) -> tuple[str, ...]:
+    """The clingo options of the command's options: --token-rounds R is `-c token_rounds=R`."""
+    return ("-c", f"token_rounds={token_rounds}") if token_rounds is not None else ()
+
+
+def solve_file(path: str, *, timeout: float | None = None, token_rounds: int | None = None, **options) -> Run:
     """Load, validate and solve one scenario; ScenarioError for any input error, the run's included.
     The time limit counts from the start: validation takes its share."""
     started = time.monotonic()
     scenario = load_scenario(path)
     if timeout is not None:
         timeout = max(0.0, timeout - (time.monotonic() - started))
-    result = solve(scenario, timeout=timeout, **options)
+    result = solve(scenario, timeout=timeout, options=clingo_options(token_rounds), **options)
     guard.searched()
     if error := run_error(result):
         raise error
@@ -44,10 +49,10 @@ def cut_short_run(path: str, edition: str | None, reason: str, scenario: Scenari
 
 
 def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
-               timeout: float | None) -> str:
+               timeout: float | None, token_rounds: int | None = None) -> str:
     """The whole output of `lookback run`: the timeline(s), and the minimal conflict of a scenario
     without an answer set."""
-    result = solve_file(path, edition=edition, max_models=max_models, timeout=timeout)
+    result = solve_file(path, edition=edition, max_models=max_models, timeout=timeout, token_rounds=token_rounds)
     shown = result.models if show_all else result.models[:1]  # the report counts the rest undecoded
     models = [decode(m, i) for i, m in enumerate(shown, start=1)]
     report = (json_report if as_json else text_report)(result, models, show_all)
@@ -68,27 +73,45 @@ class Checked(NamedTuple):
     bad_input: str | None = None
 
 
-def verdict_lines(result: Run, conflicts: bool, edition: str | None, timeout: float | None) -> Checked:
-    """The PASS/FAIL/SKIP lines of a run (with the minimal conflict of each FAIL if asked)."""
+def count_lines(result: Run, edition: str | None, timeout: float | None, token_rounds: int | None) -> Lines | None:
+    """The lines of play of the run's scenario, as `lookback enumerate` counts them, if an
+    expectation in force asks for them (expect(lines, N)); None otherwise."""
+    if not any(e.mode == "lines" and (e.edition is None or e.edition == result.edition)
+               for e in result.scenario.expectations) or not result.models:
+        return None
+    from .enumeration import enumerate_outcomes
+    e = enumerate_outcomes(result.scenario, edition=edition, timeout=timeout, options=clingo_options(token_rounds))
+    return Lines(e.lines, e.exact, e.cut_short)
+
+
+def verdict_lines(result: Run, conflicts: bool, edition: str | None, timeout: float | None,
+                  lines_of_play: Lines | None = None, name_edition: bool = False) -> Checked:
+    """The PASS/FAIL/SKIP lines of a run (with the minimal conflict of each FAIL if asked);
+    name_edition adds the edition in force to each (check --edition both)."""
     lines, statuses = [], []
-    for v in evaluate(result):
+    under = f" [edition {result.edition}]" if name_edition else ""
+    for v in evaluate(result, lines_of_play):
         statuses.append(v.status)
         evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
-        lines.append(f"{v.status} {v.location}: {v.what}{evidence}")
+        lines.append(f"{v.status} {v.location}: {v.what}{under}{evidence}")
         if conflicts and v.status == FAIL:
             lines += explain_failure(result, v, edition, timeout)
     return Checked(tuple(lines), tuple(statuses), result.cut_short is not None)
 
 
-def check_scenario(path: str, edition: str | None, timeout: float | None, conflicts: bool) -> Checked:
+def check_scenario(path: str, edition: str | None, timeout: float | None, conflicts: bool,
+                   token_rounds: int | None = None, name_edition: bool = False) -> Checked:
     """`lookback check` on one scenario file."""
+    started = time.monotonic()
     try:
-        result = solve_file(path, edition=edition, timeout=timeout)
+        result = solve_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds)
+        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+        lines_of_play = count_lines(result, edition, left, token_rounds)
     except ScenarioError as error:
         return Checked(bad_input=f"ERROR {error}")
     except LookbackError as error:
         return Checked((f"FAIL {error}",), (FAIL,))
-    return verdict_lines(result, conflicts, edition, timeout)
+    return verdict_lines(result, conflicts, edition, timeout, lines_of_play, name_edition)
 
 
 def explain_failure(result: Run, verdict, edition: str | None, timeout: float | None) -> list[str]:

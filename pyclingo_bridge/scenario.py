@@ -27,21 +27,28 @@ SCENARIO_PREDICATES: dict[str, int] = {
     "init_zone": 2, "init_controller": 2, "init_attached": 2, "init_damage": 2,
     "init_stack": 2, "init_target": 3, "init_counters": 3, "library_position": 2,
     "init_haunting": 2, "script": 2, "script_target": 3, "edition": 1, "expect": 2,
+    "token_rounds": 1, "trigger_target": 4,
 }
 #: expect/3 is the edition-bound form of expect/2
 _ARITIES: dict[str, set[int]] = {name: {arity} for name, arity in SCENARIO_PREDICATES.items()}
 _ARITIES["expect"].add(3)
 
 PIECE_KINDS = ("card", "token", "spell_copy")
-EXPECT_MODES = ("all", "some", "none", "outcomes")
+EXPECT_MODES = ("all", "some", "none", "outcomes", "lines")
+#: expect(Mode, all_of(F1, ..., Fk)): F1 ... Fk together in one answer set (at most this many)
+CONJUNCTION, MAX_CONJUNCTS = "all_of", 16
 #: the largest number a scenario may state (clingo integers are 32-bit; life must not overflow)
 LIMIT = 1_000_000
+#: the most rounds of token creation a game may count (token_rounds/1, --token-rounds): the ground
+#: program grows with the number of tokens that may exist (asp/core/tokens.lp)
+MAX_TOKEN_ROUNDS = 16
 #: facts stated at most once per key (the first `n` arguments), and what the key is
 _ONCE: dict[str, tuple[int, str]] = {
     "starting_life": (1, "the starting life of {}"), "init_controller": (1, "the controller of {}"),
     "init_attached": (1, "what {} is attached to"), "init_damage": (1, "the damage on {}"),
     "init_stack": (1, "the stack place of {}"), "init_target": (2, "target {1} of {0}"),
     "script_target": (2, "target {1} of script action {0}"), "edition": (0, "the edition"),
+    "token_rounds": (0, "token_rounds"), "trigger_target": (3, "target {2} of ability {1} of {0}"),
     "init_haunting": (1, "what {} haunts"),
 }
 #: where a piece must start for a fact about it to make sense (fact -> argument -> zones)
@@ -100,6 +107,13 @@ class Expectation(NamedTuple):
     def __str__(self) -> str:
         edition = f", {self.edition}" if self.edition is not None else ""
         return f"expect({self.mode}, {self.atom}{edition})"
+
+    @property
+    def atoms(self) -> tuple[Symbol, ...]:
+        """The atoms that must hold together: the conjuncts of all_of(F1, ..., Fk), or the atom."""
+        if self.atom.type == SymbolType.Function and self.atom.name == CONJUNCTION:
+            return tuple(self.atom.arguments)
+        return (self.atom,)
 
 
 class Scenario(NamedTuple):
@@ -305,10 +319,10 @@ class _Checker:
         self.problem(fact, f"{what} must be a lowercase name, not {sym}")
         return False
 
-    def is_number(self, fact: Fact, sym: Symbol, what: str, low: int = -LIMIT) -> bool:
-        if sym.type == SymbolType.Number and low <= sym.number <= LIMIT:
+    def is_number(self, fact: Fact, sym: Symbol, what: str, low: int = -LIMIT, high: int = LIMIT) -> bool:
+        if sym.type == SymbolType.Number and low <= sym.number <= high:
             return True
-        self.problem(fact, f"{what} must be a number from {low} to {LIMIT}, not {sym}")
+        self.problem(fact, f"{what} must be a number from {low} to {high}, not {sym}")
         return False
 
     def player(self, fact: Fact, sym: Symbol) -> None:
@@ -337,7 +351,9 @@ class _Checker:
             "init_stack": self.check_init_stack, "init_target": self.check_init_target,
             "init_haunting": self.check_init_haunting,
             "script": self.check_script, "script_target": self.check_script_target,
+            "trigger_target": self.check_trigger_target,
             "edition": lambda f: self.names(f, f.args[0], self.vocab.editions, "edition"),
+            "token_rounds": lambda f: self.is_number(f, f.args[0], "token_rounds(R): R", 1, MAX_TOKEN_ROUNDS),
             "expect": self.check_expect,
         }
         for fact in self.facts:
@@ -470,13 +486,38 @@ class _Checker:
         self.is_number(fact, fact.args[1], "a target number", 1)
         self.target_ref(fact, fact.args[2], created=True)
 
+    def check_trigger_target(self, fact: Fact) -> None:
+        """trigger_target(Src, Ab, K, X): Src a piece of the scenario, Ab a triggered ability of its
+        card with a target K, X a piece, player or created token."""
+        source, ability, number, target = fact.args
+        self.piece(fact, source)
+        self.is_number(fact, number, "a target number", 1)
+        self.target_ref(fact, target, created=True)
+        card = next((str(f.args[1]) for kind in PIECE_KINDS for f in self.by_name[kind] if f.args[0] == source), None)
+        if card is None:
+            return
+        if str(ability) not in self.vocab.triggered or not ability.match("ab", 2) or str(ability.arguments[0]) != card:
+            mine = sorted(a for a in self.vocab.triggered if a.startswith(f"ab({card},"))
+            self.problem(fact, f"{ability} is not a triggered ability of {source}, a {card} "
+                               f"(its triggered abilities: {', '.join(mine) or 'none'})")
+
     def check_expect(self, fact: Fact) -> None:
         mode, atom = fact.args[0], fact.args[1]
         if str(mode) not in EXPECT_MODES:
             self.problem(fact, f"unknown expectation mode {mode} (known: {', '.join(EXPECT_MODES)})")
             return
-        if str(mode) == "outcomes":
-            self.is_number(fact, atom, "expect(outcomes, N): N", 0)
+        if str(mode) in ("outcomes", "lines"):
+            self.is_number(fact, atom, f"expect({mode}, N): N", 0)
+        elif atom.type == SymbolType.Function and atom.name == CONJUNCTION:
+            if not 1 <= len(atom.arguments) <= MAX_CONJUNCTS:
+                self.problem(fact, f"expect({mode}, {atom}): {CONJUNCTION} takes 1 to {MAX_CONJUNCTS} atoms")
+            for conjunct in atom.arguments:
+                why = f"{CONJUNCTION} inside {CONJUNCTION}: list the atoms in one" \
+                    if conjunct.type == SymbolType.Function and conjunct.name == CONJUNCTION \
+                    else self.observable.problem(conjunct)
+                if why:
+                    self.problem(fact, f"expect({mode}, {atom}): {why}")
+                    break
         elif why := self.observable.problem(atom):
             self.problem(fact, f"expect({mode}, {atom}): {why}")
         if len(fact.args) == 3:
