@@ -21,7 +21,10 @@ from .run_errors import run_error
 from .scenario import Scenario, load_scenario
 from .vocabulary import vocabulary
 
-vocabulary()  # read once in the fork server, shared by every child
+try:
+    vocabulary()  # read once in the fork server, shared by every child
+except LookbackError:
+    pass  # broken encodings: each run reports it (the fork server must start all the same)
 
 
 def clingo_options(token_rounds: int | None) -> tuple[str, ...]:
