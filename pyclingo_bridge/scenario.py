@@ -174,8 +174,9 @@ MAX_FACTS = 5000
 _POOL_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[(),;]')
 #: a printed atom made of names, numbers, strings, parentheses, commas and unary minus only:
 #: nothing _check_term would refuse, so the walk over its syntax tree is skipped (it costs
-#: most of the time of validating a large file)
-_PLAIN_ATOM = re.compile(r'(?:_*[a-z][A-Za-z0-9_\']*|[0-9]+|"(?:[^"\\]|\\.)*"|[(), ]|(?<![A-Za-z0-9_\')"])-)*')
+#: most of the time of validating a large file). Atomic groups: a token is never split again on a
+#: mismatch, so a refused atom costs linear time, not exponential backtracking)
+_PLAIN_ATOM = re.compile(r'(?>_*[a-z][A-Za-z0-9_\']*|[0-9]+|"(?:[^"\\]|\\.)*+"|[(), ]|(?<![A-Za-z0-9_\')"])-)*+')
 
 
 def pool_expansion(text: str, cap: int = MAX_POOL_FACTS) -> int:

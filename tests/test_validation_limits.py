@@ -82,3 +82,16 @@ def test_the_largest_accepted_scenarios_validate_in_well_under_two_seconds(tmp_p
     scenario = load_scenario(path)
     assert time.process_time() - started < 2.0
     assert len(scenario.facts) >= MAX_FACTS - 1
+
+
+def test_a_refused_term_among_long_names_is_refused_in_linear_time(tmp_path) -> None:
+    """The fast path that skips the syntax-tree walk must not backtrack exponentially when it does
+    not match: a variable after long names was refused after minutes with a splittable pattern."""
+    path = tmp_path / "s.lp"
+    name = "endless_cockroaches_" * 6
+    path.write_text(HEAD + f"card({name}, {name}, Alice).\n")
+    started = time.process_time()
+    with pytest.raises(ScenarioError) as info:
+        load_scenario(path)
+    assert time.process_time() - started < 1.0
+    assert "variable Alice: a scenario holds ground facts only" in info.value.message
