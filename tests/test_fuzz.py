@@ -48,7 +48,7 @@ def test_mutant_ends_cleanly(tmp_path, case_id, path, names, command) -> None:
     context = f"{case_id} ({'+'.join(names)}, {' '.join(command)}):\n{mutated.read_text()[:3000]}\n---\n{result.output}"
     assert result.exception is None or isinstance(result.exception, SystemExit), context
     assert "Traceback" not in result.output, context
-    assert elapsed < 15, context  # the guard stops a run half a second after --timeout
+    assert elapsed < 30, context  # the guard stops a run half a second after --timeout (room for a loaded machine)
     assert result.output.strip(), context
     if result.exit_code == 2:
         errors = [line for line in result.output.splitlines() if re.match(r"^(ERROR )?\S+:\d+:\d+: ", line)]
