@@ -384,9 +384,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", action="append", default=[], metavar="NAME:K=V,K=V",
                     help="ground this size and print where its ground program goes, by predicate (repeatable)")
     ap.add_argument("--top", type=int, default=25, help="predicates shown by --profile (default 25)")
+    ap.add_argument("--fuzz", type=int, default=None, metavar="N",
+                    help="the nightly-size fuzz run: N mutants of the bundled scenarios, each run twice "
+                         "(with --timeout, default 10 here; --docs writes docs/reliability.md)")
+    ap.add_argument("--max-memory", default="1G", help="--max-memory of each fuzz run (default 1G)")
+    ap.add_argument("--workers", type=int, default=2, help="fuzz runs at a time (default 2)")
+    ap.add_argument("--fuzz-log", default=None, metavar="PATH", help="append each fuzz case's result to PATH (JSON lines)")
+    ap.add_argument("--fuzz-summary", default=None, metavar="PATH",
+                    help="the figures of the cases a --fuzz-log holds (of a run stopped early), without running any")
     a = ap.parse_args(argv)
     reps = a.reps or (3 if a.quick else 15)
     command = ("python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])).strip()
+
+    if a.fuzz is not None:
+        from .fuzz import main as fuzz_main
+        timeout = a.timeout if "--timeout" in (argv if argv is not None else sys.argv[1:]) else 10.0
+        docs = str(ROOT / "docs" / "reliability.md") if a.docs == str(ROOT / "docs" / "performance.md") else a.docs
+        return fuzz_main(a.fuzz, timeout, a.max_memory, a.workers, docs, command, a.fuzz_log, a.fuzz_summary)
 
     if a.only == "bridge":
         bridge = bridge_overheads(reps)

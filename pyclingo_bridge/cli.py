@@ -9,36 +9,41 @@ nothing definite failed: the answer is incomplete; 130 interrupted (Ctrl-C).
 
 from __future__ import annotations
 
+import errno
 import functools
-import json
+import os
 import sys
 import time
 from pathlib import Path
 
 import click
 
-from . import prescan, resources
+from . import jobs, prescan, resources
 from .coverage import RUN_TIMEOUT, bundled_report
-from .decode import decode
-from .engine import solve
 from .errors import Location, LookbackError, ScenarioError
-from .expect import FAIL, SKIP, evaluate
+from .expect import FAIL, SKIP
+from .guard import MIN_MEMORY, Stopped, default_max_memory, guarded, parse_size
+from .json_output import dumps, error_document
 from .provenance import DEFAULT_DEPTH
 from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .render import json_report, text_report
 from .oracle_layout import CardTextError
-from .run_errors import run_error
 from .cards import CardLibrary, folders_from_environment, is_card_file, load_library, replaced_note
-from .scenario import Scenario, load_scenario
+from .scenario import MAX_TOKEN_ROUNDS, Scenario, load_scenario
 from .vocabulary import cache_dir as vocabulary_cache_dir, vocabulary
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_CUT_SHORT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: check --edition both: every edition in turn
+BOTH = "both"
 # enumerate, diff, conflicts, explain and verify import their machinery when run (and run and
 # check the conflict search, when they need it): `lookback run` starts without it
 
 
-def _bad_input(error: LookbackError | str) -> None:
+def _bad_input(error: LookbackError | str, as_json: bool = False) -> None:
+    """The one-line message on stderr and exit 2; with --json also a JSON error document on stdout."""
     click.echo(str(error), err=True)
+    if as_json:
+        click.echo(error_document(error))
     sys.exit(EXIT_BAD_INPUT)
 
 
@@ -66,26 +71,31 @@ def _library(card_dirs: tuple[str, ...], override: bool) -> CardLibrary:
     return library
 
 
+def _note_own_cards(lines: tuple[str, ...] | list[str]) -> None:
+    """Say which bundled cards a scenario's own cards replace (the library's are said once)."""
+    for line in lines:
+        click.echo(line, err=True)
+
+
 def _load(path: str | Path, library: CardLibrary) -> Scenario:
     """Load and validate one scenario with the library; says which bundled cards its own cards replace."""
     scenario = load_scenario(path, library=library)
-    for line in replaced_note(scenario.library)[len(library.replaced):]:
-        click.echo(line, err=True)
+    _note_own_cards(jobs.own_card_notes(scenario, library))
     return scenario
 
 
 def _solve(path: str | Path, library: CardLibrary, **options):
-    """Load, validate and solve one scenario; ScenarioError for any input error, the run's included."""
-    result = solve(_load(path, library), **options)
-    if error := run_error(result):
-        raise error
+    """Load, validate and solve one scenario in this process; ScenarioError for any input error,
+    the run's included."""
+    result = jobs.solve_file(str(path), library=library, **options)
+    _note_own_cards(jobs.own_card_notes(result.scenario, library))
     return result
 
 
-def _check_edition(edition: str | None) -> None:
+def _check_edition(edition: str | None, as_json: bool = False) -> None:
     known = vocabulary().editions
     if edition is not None and edition not in known:
-        _bad_input(f"--edition: unknown edition {edition} (known: {', '.join(sorted(known))})")
+        _bad_input(f"--edition: unknown edition {edition} (known: {', '.join(sorted(known))})", as_json)
 
 
 _EDITION = click.option("--edition", default=None, metavar="2006|current",
@@ -105,7 +115,31 @@ def _card_options(command, pool: bool = False):
 
 
 _TIMEOUT = click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="S",
-                        help="Stop solving after S seconds (the report says the run was cut short).")
+                        help="Stop the run after S seconds, grounding included (the report says it was cut short).")
+
+
+class _Size(click.ParamType):
+    name = "size"
+
+    def convert(self, value, param, ctx):
+        if value is None or isinstance(value, int):
+            return value
+        try:
+            size = parse_size(value)
+        except ValueError:
+            self.fail(f"{value} is not a size (e.g. 512M, 2G, or none)", param, ctx)
+        if size is not None and size < MIN_MEMORY:
+            self.fail(f"{value} is below the smallest limit, {MIN_MEMORY >> 20}M", param, ctx)
+        return size
+
+
+_TOKEN_ROUNDS = click.option("--token-rounds", type=click.IntRange(1, MAX_TOKEN_ROUNDS), default=None, metavar="R",
+                             help="Bound the tokens a game may create: each creating ability of each piece "
+                                  "counted R times (overrides the scenario's token_rounds/1; default 1).")
+_MAX_MEMORY = click.option("--max-memory", type=_Size(), default=default_max_memory(), metavar="SIZE",
+                           show_default=f"{default_max_memory() >> 20}M, a quarter of the physical memory",
+                           help="Stop the run when it needs more memory than SIZE (512M, 2G, none); "
+                                "the report says it was cut short: memory.")
 
 
 @click.group()
@@ -122,29 +156,27 @@ def main() -> None:
 @click.option("--max-models", type=click.IntRange(min=0), default=0, metavar="N",
               help="Stop after N answer sets (0: all).")
 @_TIMEOUT
+@_MAX_MEMORY
+@_TOKEN_ROUNDS
 @_card_options
 @_interruptible
 def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
-        timeout: float | None, card_dirs: tuple[str, ...], override_cards: bool) -> None:
+        timeout: float | None, max_memory: int | None, token_rounds: int | None, card_dirs: tuple[str, ...],
+        override_cards: bool) -> None:
     """Solve SCENARIO and print the timeline of its first answer set (all with --all)."""
-    _check_edition(edition)
+    _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
     try:
-        result = _solve(scenario, library, edition=edition, max_models=max_models, timeout=timeout)
-        shown = result.models if show_all else result.models[:1]  # the report counts the rest undecoded
-        models = [decode(m, i) for i, m in enumerate(shown, start=1)]
+        report = guarded(jobs.run_report, scenario, edition, as_json, show_all, max_models, timeout,
+                         token_rounds, library, timeout=timeout, max_memory=max_memory)
+    except Stopped as stopped:
+        cut = jobs.cut_short_run(scenario, edition, stopped.reason)
+        report = jobs.RunReport((json_report if as_json else text_report)(cut, [], show_all), (), True)
     except LookbackError as error:
-        _bad_input(error)
-    report = (json_report if as_json else text_report)(result, models, show_all)
-    if not result.models and result.exhausted:
-        from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json
-        try:
-            conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout)
-        except LookbackError as error:
-            _bad_input(error)
-        report = conflict_json(report, conflict) if as_json else report + "\n" + conflict_text(conflict)
-    click.echo(report)
-    if result.cut_short:
+        _bad_input(error, as_json)
+    _note_own_cards(report.notes)
+    click.echo(report.text)
+    if report.cut_short:
         sys.exit(EXIT_CUT_SHORT)
 
 
@@ -194,7 +226,7 @@ def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: 
     from .enumeration import enumerate_outcomes
     from .outcome_text import enumeration_json, enumeration_text
 
-    _check_edition(edition)
+    _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
     shown = _Progress(progress)
     try:
@@ -203,7 +235,7 @@ def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: 
         text = (enumeration_json if as_json else enumeration_text)(result, witnesses)
     except LookbackError as error:
         shown.done()
-        _bad_input(error)
+        _bad_input(error, as_json)
     shown.done()
     click.echo(text)
     if result.cut_short is not None:
@@ -230,17 +262,23 @@ def _includes(path: Path) -> list[Path]:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@_EDITION
+@click.option("--edition", default=None, metavar="2006|current|both",
+              help="Rules edition to apply (overrides the scenario's edition/1); both: each scenario under each.")
 @_TIMEOUT
+@_MAX_MEMORY
+@_TOKEN_ROUNDS
 @click.option("--conflicts", is_flag=True,
               help="Name the minimal conflict (CR rule groups and scenario facts) of a scenario without an "
                    "answer set and of each failing expect(all|some|none, ...) (a few solve calls per part).")
 @_card_options
-def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, conflicts: bool,
-          card_dirs: tuple[str, ...], override_cards: bool) -> None:
+def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, max_memory: int | None,
+          token_rounds: int | None, conflicts: bool, card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones).
-    In a folder, a file of card definitions only (a card file) is not a scenario and is skipped."""
-    _check_edition(edition)
+    In a folder, a file of card definitions only (a card file) is not a scenario and is skipped.
+    --edition both checks each scenario under every edition, and names the edition on each line."""
+    editions: list[str | None] = sorted(vocabulary().editions) if edition == BOTH else [edition]
+    if edition != BOTH:
+        _check_edition(edition)
     library = _library(card_dirs, override_cards)
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     bad_input = 0
@@ -249,65 +287,51 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, co
         _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
                                  "no scenario files (*.lp) found"))
     done, cut_short, definite = 0, 0, 0
+    runs = [(path, ed) for path in files for ed in editions]
     try:
-        for path in files:
-            try:
-                result = _solve(path, library, edition=edition, timeout=timeout)
-            except ScenarioError as error:
-                click.echo(f"ERROR {error}", err=True)
+        for path, ed in runs:
+            checked = _check_one(str(path), ed, timeout, max_memory, conflicts, token_rounds, edition == BOTH,
+                                 library)
+            done += 1
+            _note_own_cards(checked.notes)
+            if checked.bad_input is not None:
+                click.echo(checked.bad_input, err=True)
                 bad_input += 1
                 continue
-            except LookbackError as error:
-                click.echo(f"FAIL {error}")
-                counts[FAIL] += 1
-                continue
-            finally:
-                done += 1
-            cut_short += result.cut_short is not None
-            for v in evaluate(result):
-                counts[v.status] += 1
-                definite += v.status == FAIL and result.cut_short is None
-                evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
-                click.echo(f"{v.status} {v.location}: {v.what}{evidence}")
-                if conflicts and v.status == FAIL:
-                    _explain_failure(result, v, edition, timeout)
+            cut_short += checked.cut_short
+            for status in checked.statuses:
+                counts[status] += 1
+                definite += status == FAIL and not checked.cut_short
+            for line in checked.lines:
+                click.echo(line)
     except KeyboardInterrupt:
-        click.echo(f"interrupted (Ctrl-C) during scenario {done} of {len(files)}: the results are incomplete",
+        what = "scenario" if len(editions) == 1 else "run"
+        click.echo(f"interrupted (Ctrl-C) during {what} {done + 1} of {len(runs)}: the results are incomplete",
                    err=True)
         sys.exit(EXIT_INTERRUPTED)
-    incomplete = f"; {cut_short} run(s) cut short by --timeout, so incomplete" if cut_short else ""
-    click.echo(f"{len(files)} scenario(s): {counts['PASS']} passed, {counts[FAIL]} failed, "
+    incomplete = f"; {cut_short} run(s) cut short, so incomplete" if cut_short else ""
+    under = f" under {len(editions)} editions ({', '.join(editions)})" if edition == BOTH else ""
+    click.echo(f"{len(files)} scenario(s){under}: {counts['PASS']} passed, {counts[FAIL]} failed, "
                f"{counts[SKIP]} skipped, {bad_input} with bad input{incomplete}")
     sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if definite or (counts[FAIL] and not cut_short)
              else EXIT_CUT_SHORT if cut_short else EXIT_OK)
 
 
-def _explain_failure(result, verdict, edition: str | None, timeout: float | None) -> None:
-    """The minimal conflict behind a failed check: no answer set, or an expectation no answer set meets."""
-    from .conflicts import minimal_conflict, text_report as conflict_text
-
-    if result.cut_short:
-        return
-    if not result.models:
-        if verdict.what != "satisfiable":
-            return
-        expectation = None
-    else:
-        expectation = next((e for e in result.scenario.expectations
-                            if str(e) == verdict.what and e.mode in ("all", "some", "none")), None)
-        if expectation is None:
-            return
+def _check_one(path: str, edition: str | None, timeout: float | None, max_memory: int | None,
+               conflicts: bool, token_rounds: int | None, name_edition: bool,
+               library: CardLibrary) -> jobs.Checked:
+    """One scenario checked in the guard; a run the guard stopped fails every expectation that
+    needs it ("cannot conclude"), read from the scenario validated again here."""
     try:
-        conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon,
-                                    expectation=expectation, timeout=timeout)
-    except LookbackError as error:
-        click.echo(f"  (no conflict computed: {error})")
-        return
-    if conflict.satisfiable:
-        click.echo(f"  no conflict: some answer set has {conflict.requirement.removeprefix('an answer set ')}; "
-                   "lines of play differ (lookback explain shows why an answer set lacks it)")
-    else:
-        click.echo("\n".join("  " + line for line in conflict_text(conflict).splitlines()))
+        return guarded(jobs.check_scenario, path, edition, timeout, conflicts, token_rounds, name_edition,
+                       library, timeout=timeout, max_memory=max_memory)
+    except Stopped as stopped:
+        try:
+            scenario = load_scenario(path, library=library)
+        except ScenarioError as error:
+            return jobs.Checked(bad_input=f"ERROR {error}")
+        return jobs.verdict_lines(jobs.cut_short_run(path, edition, stopped.reason, scenario), False, edition, timeout,
+                                  name_edition=name_edition)
 
 
 @main.command("conflicts")
@@ -324,7 +348,7 @@ def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout
     and for violations. Exit 1 if there is a conflict."""
     from .conflicts import minimal_conflicts, requirement_of, text_report as conflict_text
 
-    _check_edition(edition)
+    _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
     try:
         result = _solve(scenario, library, edition=edition, timeout=timeout)
@@ -341,9 +365,9 @@ def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout
         found = minimal_conflicts(result.scenario, wanted, edition=edition, horizon=result.horizon,
                                   timeout=timeout) if wanted else []
     except LookbackError as error:
-        _bad_input(error)
+        _bad_input(error, as_json)
     if as_json:
-        click.echo(json.dumps([c.to_json() for c in found], indent=2, sort_keys=True))
+        click.echo(dumps({"conflicts": [c.to_json() for c in found]}))
     else:
         click.echo("\n".join(conflict_text(c) for c in found) or "no expectation to check")
     sys.exit(EXIT_FAILED if any(not c.satisfiable for c in found) else EXIT_OK)
@@ -465,29 +489,57 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     sys.exit(EXIT_BAD_INPUT if errors else EXIT_FAILED if differ else EXIT_CUT_SHORT if incomplete else EXIT_OK)
 
 
+def _coverage_output(output: str | None) -> Path:
+    """Where the coverage report goes: --output, or docs/coverage.md of the source checkout lookback
+    runs from (an installed lookback has none: it never writes under the working folder by itself)."""
+    if output is not None:
+        return Path(output)
+    root = resources.checkout_root()
+    if root is None:
+        _bad_input("coverage: lookback is installed, not run from a source checkout: "
+                   "give the report's place with --output FILE")
+    return root / "docs" / "coverage.md"
+
+
+def _write_new(path: Path, text: str) -> None:
+    """Write the file whole, replacing it (a temporary file renamed into place); never through a
+    symbolic link."""
+    if path.is_symlink():
+        raise OSError(errno.ELOOP, "a symbolic link: the report is never written through one (give another --output)")
+    partial = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(partial, "x") as out:
+            out.write(text)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
 @main.command("coverage")
-@click.option("--output", type=click.Path(dir_okay=False), default="docs/coverage.md", show_default=True,
-              help="Where the report goes.")
-@click.option("--check", "check_only", is_flag=True, help="Only check that OUTPUT is up to date (exit 1 if not).")
+@click.option("--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Where the report goes (default: docs/coverage.md of the source checkout).")
+@click.option("--check", "check_only", is_flag=True, help="Only check that the report is up to date (exit 1 if not).")
 @click.option("--timeout", type=click.FloatRange(min=0), default=RUN_TIMEOUT, show_default=True, metavar="S",
               help="Seconds for each run of a scenario (a run cut short exercises nothing).")
 @_interruptible
-def coverage_command(output: str, check_only: bool, timeout: float) -> None:
+def coverage_command(output: str | None, check_only: bool, timeout: float) -> None:
     """Write the CR coverage report: every rule the encodings cite, where, and the bundled scenarios
     (under each edition) that exercise it."""
+    path = _coverage_output(output)
+    if not check_only and path.is_symlink():  # said before the scenarios are run, and again as it is written
+        _bad_input(f"{path}: a symbolic link: the report is never written through one (give another --output)")
     text, missing = bundled_report(timeout)
-    path = Path(output)
     try:
         if check_only:
             if not path.is_file() or path.read_text() != text:
-                click.echo(f"{output}: out of date (run `lookback coverage --output {output}`)")
+                click.echo(f"{path}: out of date (run `lookback coverage --output {path}`)")
                 sys.exit(EXIT_FAILED)
-            click.echo(f"{output}: up to date")
+            click.echo(f"{path}: up to date")
         else:
-            path.write_text(text)
-            click.echo(f"wrote {output}")
+            _write_new(path, text)
+            click.echo(f"wrote {path}")
     except OSError as error:
-        _bad_input(f"{output}: {error.strerror or error}")
+        _bad_input(f"{path}: {error.strerror or error}")
     click.echo("cited rules no passing scenario exercises: " + (", ".join(missing) or "none"))
 
 
@@ -509,13 +561,13 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
     tree of events, states, facts and rules, each rule with its CR number and file:line."""
     from .explain import explain, json_report as explain_json, text_report as explain_text
 
-    _check_edition(edition)
+    _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
     try:
         result = explain(scenario, atom, edition=edition, depth=depth, timeout=timeout, levels=levels,
                          library=library)
     except LookbackError as error:
-        _bad_input(error)
+        _bad_input(error, as_json)
     click.echo((explain_json if as_json else explain_text)(result))
 
 

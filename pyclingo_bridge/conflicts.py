@@ -36,6 +36,7 @@ from clingo import Control, Function, Number, Symbol
 from clingo import ast
 
 from .engine import solve
+from .json_output import dumps
 from .errors import ScenarioError
 from .rulebook import Statement, ground, statements
 from .scenario import Expectation, Scenario
@@ -160,11 +161,16 @@ def requirement_of(expectation: Expectation | None = None, violations: bool = Fa
         return Requirement("an answer set without violation/2", "violation(_, _)")
     if expectation is None:
         return Requirement("an answer set", None)
-    atom = expectation.atom
+    atom, atoms = expectation.atom, expectation.atoms
     if expectation.mode in ("all", "some"):
-        return Requirement(f"an answer set with {atom} ({expectation})", f"not {atom}")
+        if len(atoms) == 1:
+            return Requirement(f"an answer set with {atoms[0]} ({expectation})", f"not {atoms[0]}")
+        # missing any one of them: fewer of them than all
+        some_missing = "#count{ " + "; ".join(f"{i}: {a}" for i, a in enumerate(atoms)) + f" }} < {len(atoms)}"
+        return Requirement(f"an answer set with all of {', '.join(map(str, atoms))} ({expectation})", some_missing)
     if expectation.mode == "none":
-        return Requirement(f"an answer set without {atom} ({expectation})", str(atom))
+        together = ", ".join(map(str, atoms))
+        return Requirement(f"an answer set without {atom} ({expectation})", together)
     raise ScenarioError(expectation.location, f"{expectation}: a count of outcomes has no conflict to name")
 
 
@@ -319,4 +325,4 @@ def with_conflict(report: str, c: Conflict) -> str:
     """A JSON report (an object) with the conflict added under "conflict"."""
     data = json.loads(report)
     data["conflict"] = c.to_json()
-    return json.dumps(data, indent=2, sort_keys=True)
+    return dumps(data)

@@ -105,7 +105,7 @@ class AnswerSet(NamedTuple):
     trigger_counts: tuple[tuple[str, int], ...]
     outcome: tuple[str, ...]
     violations: tuple[tuple[str, int], ...]
-    script_failures: tuple[tuple[int, str], ...]
+    script_failures: tuple[tuple[int | str, str], ...]
     haunt_links: tuple[tuple[str, str, int, str], ...] = ()  # (exiled, haunted, begin, end or open)
     haunt_chains: tuple[tuple[str, str, int], ...] = ()  # (card, card, links), CR 702.55b
     #: the mode chosen for each modal stack object (CR 700.2)
@@ -191,7 +191,9 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("unfinished", 0): lambda c, a: setattr(c, "unfinished", True),
     ("game_ends", 1): lambda c, a: setattr(c, "game_ends", a[0].number),
     ("violation", 2): lambda c, a: c.lists["violations"].append((str(a[0]), a[1].number)),
-    ("script_failed", 2): lambda c, a: c.lists["script_failures"].append((a[0].number, str(a[1]))),
+    # N is a script number, or trigger_target(Src, Ab, K) for a pinned trigger target (stack.lp)
+    ("script_failed", 2): lambda c, a: c.lists["script_failures"].append(
+        (a[0].number if a[0].type == SymbolType.Number else str(a[0]), str(a[1]))),
     ("final_zone", 2): lambda c, a: c.lists["final_zones"].append((str(a[0]), str(a[1]))),
     ("final_controller", 2): lambda c, a: c.lists["final_controllers"].append((str(a[0]), str(a[1]))),
     ("final_life", 2): lambda c, a: c.lists["final_life"].append((str(a[0]), a[1].number)),
@@ -241,6 +243,11 @@ def plain(value: object) -> object:
     return value
 
 
+def _script_failure_order(failure: tuple[int | str, str]) -> tuple:
+    """Script actions by number first, then pinned trigger targets by name."""
+    return (isinstance(failure[0], str), failure[0], failure[1])
+
+
 def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
     """Decode the shown atoms of one answer set (index counts from 1)."""
     c = _Collect()
@@ -267,7 +274,8 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
              removed_no_target=tuple(sorted(ps["removed_no_target"][t])),
              haunts=tuple(sorted(ps["haunts"][t])))
         for t in sorted(set(c.step_kind) | {0}))
-    lists = {name: tuple(sorted(values)) for name, values in c.lists.items()}
+    lists = {name: tuple(sorted(values, key=_script_failure_order if name == "script_failures" else None))
+             for name, values in c.lists.items()}
     return AnswerSet(
         index=index, atoms=tuple(text for text, _ in ordered), edition=c.edition, unfinished=c.unfinished,
         steps=steps, triggers=triggers,

@@ -20,6 +20,7 @@ from clingo import Control, Model, Symbol
 
 from . import resources
 from .errors import EncodingError, HorizonError, Location
+from .guard import TIMEOUT
 from .scenario import Scenario
 
 #: the largest horizon tried before giving up on a game that never becomes quiescent
@@ -28,7 +29,6 @@ _UNFINISHED = "unfinished"
 _SCRIPT_FAILED = "script_failed"
 #: how often a running search checks for Ctrl-C (seconds)
 _POLL = 0.05
-TIMEOUT = "timeout"
 
 
 def initial_horizon(scenario: Scenario) -> int:
@@ -162,15 +162,16 @@ class _Solver:
 
 def solve(scenario: Scenario, *, edition: str | None = None, horizon: int | None = None,
           max_models: int = 0, timeout: float | None = None, extra_encoding: str | None = None,
-          brave: bool = False) -> Run:
+          brave: bool = False, options: tuple[str, ...] = ()) -> Run:
     """All answer sets of the scenario (or the first max_models), within timeout seconds.
 
     edition overrides the scenario's edition; horizon fixes the horizon instead of
     growing it; extra_encoding is added to the encodings (for tests); brave keeps
-    every atom true in some answer set in Run.brave (for the coverage report).
+    every atom true in some answer set in Run.brave (for the coverage report); options are
+    extra clingo options (e.g. `-c token_rounds=2`).
     """
     return solve_keeping_control(scenario, edition=edition, horizon=horizon, max_models=max_models,
-                                 timeout=timeout, extra_encoding=extra_encoding, brave=brave)[0]
+                                 timeout=timeout, extra_encoding=extra_encoding, brave=brave, options=options)[0]
 
 
 def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, horizon: int | None = None,

@@ -164,19 +164,19 @@ def _count(ctl: Control, outcome: tuple[Symbol, ...], limit: int, deadline: floa
 
 def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit: int = 0,
                        timeout: float | None = None, all_orders: bool = False, count: bool = True,
-                       horizon: int | None = None,
-                       progress: Callable[[str], None] | None = None) -> Enumeration:
+                       horizon: int | None = None, progress: Callable[[str], None] | None = None,
+                       options: tuple[str, ...] = ()) -> Enumeration:
     """Every distinct outcome of the scenario (at most limit of them, and at most
     limit lines counted for each; 0: no limit), within timeout seconds.
 
     count=False skips pass 2 (each outcome then counts its witness, as a lower
-    bound). Raises ScenarioError for an input error the run reveals (a scripted
-    action that cannot be performed).
+    bound). options are extra clingo options (`-c token_rounds=R`). Raises ScenarioError for an
+    input error the run reveals (a scripted action that cannot be performed).
     """
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
     say = progress or (lambda _text: None)
-    options = () if all_orders else ("-c", "identical_orders=one")
+    options = options + (() if all_orders else ("-c", "identical_orders=one"))
     say("finding the distinct outcomes")
     run, ctl = solve_keeping_control(scenario, edition=edition, horizon=horizon, max_models=limit,
                                      timeout=timeout, options=options, project=True)

@@ -29,6 +29,10 @@ class LookbackError(Exception):
         self.message = message
         super().__init__(f"{location}: {message}")
 
+    def __reduce__(self):
+        """Pickled by its place and message (a run's errors come back from its child process)."""
+        return (self.__class__, (self.location, self.message))
+
 
 class ScenarioError(LookbackError):
     """A scenario file is unreadable, unsafe or refers to unknown things."""

@@ -1,7 +1,9 @@
 """Check a scenario's expectations over all its answer sets.
 
 expect(all, F): F in every answer set; expect(some, F): in at least one;
-expect(none, F): in none; expect(outcomes, N): N distinct outcome/1 sets.
+expect(none, F): in none; expect(outcomes, N): N distinct outcome/1 sets;
+expect(lines, N): N lines of play (as `lookback enumerate` counts them). F may be
+all_of(F1, ..., Fk): every Fi in the same answer set.
 expect(Mode, F, Edition) applies only when Edition is in force. Any
 violation/2 or script_failed/2, an unsatisfiable program, or an enumeration
 cut short (for the modes that need all answer sets) is a failure.
@@ -10,6 +12,7 @@ cut short (for the modes that need all answer sets) is a failure.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .engine import Run
 from .errors import Location
@@ -43,6 +46,12 @@ def _near(atoms: tuple[str, ...], atom: str, name: str) -> str:
     return "it has " + ", ".join(shown) + more
 
 
+def _missing(atoms: tuple[str, ...], expected: tuple) -> str:
+    """Evidence: for each expected atom the answer set lacks, the atoms most like it."""
+    lacking = [a for a in expected if str(a) not in atoms] or list(expected)
+    return "; ".join((f"lacking {a}: " if len(expected) > 1 else "") + _near(atoms, str(a), a.name) for a in lacking)
+
+
 def _run_checks(run: Run, atom_sets: list[tuple[str, ...]]) -> list[Verdict]:
     where = Location(run.scenario.path)
     if not atom_sets:
@@ -61,8 +70,28 @@ def _run_checks(run: Run, atom_sets: list[tuple[str, ...]]) -> list[Verdict]:
     return verdicts
 
 
-def evaluate(run: Run) -> list[Verdict]:
-    """One verdict per expectation of the scenario, after the run's own sanity checks."""
+class Lines(NamedTuple):
+    """The lines of play of a run, as `lookback enumerate` counts them (enumeration.py): how many,
+    whether the count is exact, and why it was cut short if it was."""
+
+    count: int
+    exact: bool
+    cut_short: str | None = None
+
+
+def _lines_verdict(e, lines: Lines | None) -> Verdict:
+    if lines is None:
+        return Verdict(e.location, str(e), FAIL, "the lines of play were not counted")
+    if not lines.exact:
+        return Verdict(e.location, str(e), FAIL, f"at least {lines.count} line(s) of play: the count was cut short "
+                                                 f"({lines.cut_short}); cannot conclude")
+    ok = lines.count == e.atom.number
+    return Verdict(e.location, str(e), PASS if ok else FAIL, "" if ok else f"{lines.count} line(s) of play")
+
+
+def evaluate(run: Run, lines: Lines | None = None) -> list[Verdict]:
+    """One verdict per expectation of the scenario, after the run's own sanity checks. lines:
+    the count of lines of play, for expect(lines, N)."""
     atom_sets = list(run.texts)
     verdicts = _run_checks(run, atom_sets)
     if not atom_sets:
@@ -81,8 +110,12 @@ def evaluate(run: Run) -> list[Verdict]:
             status = PASS if ok and not incomplete else FAIL
             verdicts.append(Verdict(e.location, str(e), status, evidence or incomplete or ""))
             continue
+        if e.mode == "lines":
+            verdicts.append(_lines_verdict(e, lines))
+            continue
         atom = str(e.atom)
-        having = [i for i, atoms in enumerate(atom_sets, 1) if atom in atoms]
+        together = [str(a) for a in e.atoms]
+        having = [i for i, atoms in enumerate(atom_sets, 1) if all(a in atoms for a in together)]
         lacking = [i for i in range(1, len(atom_sets) + 1) if i not in having]
         if e.mode == "all":
             ok, witness, verb = not lacking, lacking, "lacks"
@@ -92,10 +125,10 @@ def evaluate(run: Run) -> list[Verdict]:
             ok, witness, verb = bool(having), lacking, "lacks"
         if not ok:
             i = witness[0]
-            evidence = f"answer set {i} of {len(atom_sets)} {verb} {atom}; " + _near(atom_sets[i - 1], atom, e.atom.name)
+            evidence = f"answer set {i} of {len(atom_sets)} {verb} {atom}; " + _missing(atom_sets[i - 1], e.atoms)
             if e.mode == "some":
                 evidence = f"none of {len(atom_sets)} answer set(s) has {atom}; answer set 1: " + \
-                    _near(atom_sets[0], atom, e.atom.name)
+                    _missing(atom_sets[0], e.atoms)
             verdicts.append(Verdict(e.location, str(e), FAIL, evidence))
         elif incomplete and e.mode != "some":
             verdicts.append(Verdict(e.location, str(e), FAIL, incomplete))

@@ -24,7 +24,6 @@ fired/6), so a failing condition is shown for those objects.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from dataclasses import dataclass, field
 
@@ -33,6 +32,7 @@ from clingo import Control, Function, Number, Symbol, SymbolType, ast, parse_ter
 from . import provenance
 from .engine import solve
 from .errors import Location, ScenarioError
+from .json_output import dumps
 from .provenance import GENERIC, Meta, head_elements
 from .rulebook import Statement, ground, statements
 from .run_errors import run_error
@@ -384,6 +384,6 @@ def text_report(x: Explanation) -> str:
 
 
 def json_report(x: Explanation) -> str:
-    return json.dumps({"atom": x.atom, "holds_in": x.holds_in, "edition": x.edition, "horizon": x.horizon,
-                       "why": x.why.to_json() if x.why else None,
-                       "why_not": x.why_not.to_json() if x.why_not else None}, indent=2, sort_keys=True)
+    return dumps({"atom": x.atom, "holds_in": x.holds_in, "edition": x.edition, "horizon": x.horizon,
+                  "why": x.why.to_json() if x.why else None,
+                  "why_not": x.why_not.to_json() if x.why_not else None})

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Iterable
 
 from clingo import parse_term
@@ -10,6 +9,7 @@ from clingo import parse_term
 from .decode import decode, plain
 from .edition_diff import SAME, SAME_OUTCOMES_OTHER_RULES, EditionDiff
 from .enumeration import Enumeration
+from .json_output import dumps
 from .render import label, timeline
 from .rule_texts import RULE_TEXTS
 
@@ -92,7 +92,7 @@ def enumeration_json(e: Enumeration, witnesses: bool = True) -> str:
                       **({"witness": plain(decode(o.witness, i))} if witnesses else {})}
                      for i, o in enumerate(e.outcomes, start=1)],
     }
-    return json.dumps(payload, sort_keys=True, indent=2)
+    return dumps(payload)
 
 
 def _edition_outcomes(e: Enumeration, common: set[str]) -> list[str]:
@@ -180,4 +180,4 @@ def diff_json(diffs: list[EditionDiff], texts: list[str] | None = None) -> str:
                   for t in d.tables],
         "cited": [{"trigger": c.trigger, "by_edition": dict(c.by_edition)} for c in d.cited],
     } for i, d in enumerate(diffs)]
-    return json.dumps(payload, sort_keys=True, indent=2)
+    return dumps({"diffs": payload})

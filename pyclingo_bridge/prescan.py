@@ -41,37 +41,45 @@ class Include(NamedTuple):
     library: bool
 
 
+_CODE_SPECIAL = re.compile(r'%\*|%|"')
+_BLOCK_SPECIAL = re.compile(r"%\*|\*%")
+_STRING_BODY = re.compile(r'(?:[^"\\\n]|\\[\s\S]?)*')
+
+
 def code_spans(text: str, strings: bool = False) -> list[tuple[int, int]]:
-    """(start, end) offsets of the text outside comments, and outside strings unless `strings`."""
+    """(start, end) offsets of the text outside comments, and outside strings unless `strings`.
+
+    Scanned with regular expressions from one special sequence to the next (`%*`, `*%`, `%`,
+    `"`): a character loop in Python took seconds on a large file.
+    """
     spans: list[tuple[int, int]] = []
     i, start, depth, n = 0, 0, 0, len(text)
     while i < n:
-        two = text[i:i + 2]
         if depth:
-            if two == "%*":
-                depth, i = depth + 1, i + 2
-            elif two == "*%":
-                depth, i = depth - 1, i + 2
-                start = i
-            else:
-                i += 1
-        elif two == "%*":
+            found = _BLOCK_SPECIAL.search(text, i)
+            if found is None:
+                break
+            i = found.end()
+            depth += 1 if found[0] == "%*" else -1
+            start = i if not depth else start
+            continue
+        found = _CODE_SPECIAL.search(text, i)
+        if found is None:
+            break
+        i, token = found.start(), found[0]
+        if token == "%*":
             spans.append((start, i))
             depth, i = 1, i + 2
-        elif text[i] == "%":
+        elif token == "%":
             spans.append((start, i))
             i = text.find("\n", i)
-            i = n if i < 0 else i
-            start = i
-        elif text[i] == '"':
+            i = start = n if i < 0 else i
+        else:  # a string: up to its closing quote (or the end of the line)
             if not strings:
                 spans.append((start, i + 1))
-            i += 1
-            while i < n and text[i] not in '"\n':
-                i += 2 if text[i] == "\\" else 1
+            i = _STRING_BODY.match(text, i + 1).end()
             start = i if not strings else start
-        else:
-            i += 1
+            i += text.startswith('"', i)  # the closing quote ends the string: it opens none
     if not depth:
         spans.append((start, n))
     return spans
@@ -107,19 +115,23 @@ def read(path: Path, name: str, what: str = "the scenario", error: type[Lookback
         raise error(Location(name), f"cannot read {what}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
+_NOT_PRINTABLE = re.compile(r"[^ -~\t\n\r]")
+_PARENTHESES = re.compile(r"[()]")
+
+
 def check_text(path: str, text: str, what: str = "a scenario") -> None:
     """Refuse a character outside printable ASCII, or a term nested deeper than MAX_DEPTH (comments aside)."""
     for start, end in code_spans(text, strings=True):
-        for i in range(start, end):
-            if not (" " <= text[i] <= "~" or text[i] in "\t\n\r"):
-                raise ScenarioError(_location(path, text, i), f"character {text[i]!r} (U+{ord(text[i]):04X}): "
-                                                              f"{what} is written in printable ASCII")
+        if bad := _NOT_PRINTABLE.search(text, start, end):
+            i = bad.start()
+            raise ScenarioError(_location(path, text, i), f"character {text[i]!r} (U+{ord(text[i]):04X}): "
+                                                          f"{what} is written in printable ASCII")
     depth = 0
     for start, end in code_spans(text):
-        for i in range(start, end):
-            depth += {"(": 1, ")": -1}.get(text[i], 0)
+        for paren in _PARENTHESES.finditer(text, start, end):
+            depth += 1 if paren[0] == "(" else -1
             if depth > MAX_DEPTH:
-                raise ScenarioError(_location(path, text, i), f"a term nested more than {MAX_DEPTH} deep")
+                raise ScenarioError(_location(path, text, paren.start()), f"a term nested more than {MAX_DEPTH} deep")
             depth = max(depth, 0)
 
 
@@ -139,6 +151,7 @@ def vet_files(name: str) -> list[Vetted]:
     """
     root = Path(name).resolve().parent
     seen: dict[Path, Vetted] = {}
+    total = 0
     pending = [(name, Path(name).resolve())]
     while pending:
         name, current = pending.pop(0)
@@ -146,6 +159,10 @@ def vet_files(name: str) -> list[Vetted]:
             continue
         text = read(current, name)
         seen[current] = Vetted(name, current, text)
+        total += len(text.encode("utf-8"))
+        if total > MAX_BYTES:
+            raise ScenarioError(Location(name), f"cannot read the scenario: with its included files it is larger "
+                                                f"than {MAX_BYTES} bytes")
         check_text(name, text)
         for inc in find_includes(name, text):
             target = _vet_one(inc, current.parent, root)

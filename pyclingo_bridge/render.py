@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Iterable
 
 from clingo import Symbol, SymbolType, parse_term
 
 from .decode import AnswerSet, Reason, Step, Trigger, plain
 from .engine import Run
+from .json_output import dumps
 
 _KINDS = {"sba": "state-based actions", "triggers": "triggered abilities put on the stack",
           "initial": "initial state", "idle": "idle (nothing left to do)"}
@@ -126,8 +126,9 @@ def timeline(model: AnswerSet, script: dict[int, Symbol]) -> list[str]:
 def summary(run: Run) -> str:
     """Answer set and outcome counts, and whether the enumeration was complete."""
     state = "all enumerated" if run.exhausted else f"cut short: {run.cut_short}"
+    horizon = run.horizon if run.horizon is not None else "none (stopped before the run ended)"
     return (f"answer sets: {len(run.models)} ({state}); distinct outcomes: {len(run.outcome_sets())}; "
-            f"horizon: {run.horizon}")
+            f"horizon: {horizon}")
 
 
 def text_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
@@ -151,4 +152,4 @@ def json_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
         "complete": run.exhausted, "cut_short": run.cut_short,
         "models": [plain(m) for m in (models if show_all else models[:1])],
     }
-    return json.dumps(payload, sort_keys=True, indent=2)
+    return dumps(payload)

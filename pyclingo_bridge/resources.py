@@ -62,6 +62,14 @@ def scenarios_dir() -> Path:
     return _CHECKOUT_ROOT / "scenarios"
 
 
+def checkout_root() -> Path | None:
+    """The root of the source checkout this package runs from (its pyproject.toml and asp/main.lp
+    next to the package), or None for an installed package."""
+    if (_CHECKOUT_ROOT / "pyproject.toml").is_file() and (_CHECKOUT_ROOT / "asp" / "main.lp").is_file():
+        return _CHECKOUT_ROOT
+    return None
+
+
 def bundled_scenarios() -> list[Path]:
     """Every bundled scenario file, sorted by name."""
     return sorted(scenarios_dir().glob("*.lp"))

@@ -29,16 +29,35 @@ def _reason(action: Symbol | None, reason: Symbol) -> str:
     return f"the engine reports {reason}"
 
 
+def _failing_fact(run: Run, failed: Symbol):
+    """The scenario fact a script_failed(N, _) is about: script(N, _), or for N =
+    trigger_target(Src, Ab, K) the trigger_target(Src, Ab, K, _) fact."""
+    for f in run.scenario.facts:
+        if f.name == "script" and f.args[0] == failed or \
+                f.name == "trigger_target" and failed.match("trigger_target", 3) and f.args[:3] == tuple(failed.arguments):
+            return f
+    return None
+
+
 def _script_failure(run: Run) -> ScenarioError | None:
-    facts = {f.args[0].number: f for f in run.scenario.facts if f.name == "script"}
     failures = [(i, j) for i, texts in enumerate(run.texts) for j, text in enumerate(texts)
                 if text.startswith("script_failed(")]
+    # a pinned trigger target that fails is the cause of what fails after it (a resolve with nothing left)
+    failures.sort(key=lambda f: not run.texts[f[0]][f[1]].startswith("script_failed(trigger_target("))
     for i, j in failures:
         sym = run.models[i][j]
-        fact = facts.get(sym.arguments[0].number)
+        fact = _failing_fact(run, sym.arguments[0])
+        failing = {index for index, _ in failures}
+        where = "" if len(failing) == len(run.models) else f" (in answer set {i + 1} of {len(run.models)})"
+        if fact is not None and fact.name == "trigger_target":
+            source, ability, number, target = fact.args
+            if sym.arguments[1].match("no_target", 1):
+                return ScenarioError(fact.location, f"{ability} of {source} has no target {number} (its card "
+                                                    "defines no target_spec with that number)")
+            return ScenarioError(fact.location, f"target {number} of {ability} of {source} cannot be {target}{where}: "
+                                                f"{target} is not a legal target as the ability is put on the "
+                                                "stack, and some other target is (CR 603.3d)")
         if fact is not None:
-            failing = {index for index, _ in failures}
-            where = "" if len(failing) == len(run.models) else f" (in answer set {i + 1} of {len(run.models)})"
             return ScenarioError(fact.location, f"script action {fact.args[0]}, {fact.args[1]}, cannot be "
                                                 f"performed{where}: {_reason(fact.args[1], sym.arguments[1])}")
     return None
@@ -50,7 +69,8 @@ def _step_past_horizon(run: Run) -> ScenarioError | None:
     for e in run.scenario.expectations:
         if e.edition is not None and e.edition != run.edition:
             continue
-        step = step_of(e.atom) if e.mode != "outcomes" else None
+        steps = [step_of(a) for a in e.atoms] if e.mode in ("all", "some", "none") else []
+        step = max((s for s in steps if s is not None), default=None)
         if step is not None and step > run.horizon:
             return ScenarioError(e.location, f"{e} names step {step}, but this run ends at step {run.horizon} "
                                              "(the game is over by then): the engine never shows that step")

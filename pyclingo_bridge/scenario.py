@@ -28,21 +28,28 @@ SCENARIO_PREDICATES: dict[str, int] = {
     "init_zone": 2, "init_controller": 2, "init_attached": 2, "init_damage": 2,
     "init_stack": 2, "init_target": 3, "init_counters": 3, "library_position": 2,
     "init_haunting": 2, "script": 2, "script_target": 3, "edition": 1, "expect": 2,
+    "token_rounds": 1, "trigger_target": 4,
 }
 #: expect/3 is the edition-bound form of expect/2
 _ARITIES: dict[str, set[int]] = {name: {arity} for name, arity in SCENARIO_PREDICATES.items()}
 _ARITIES["expect"].add(3)
 
 PIECE_KINDS = ("card", "token", "spell_copy")
-EXPECT_MODES = ("all", "some", "none", "outcomes")
+EXPECT_MODES = ("all", "some", "none", "outcomes", "lines")
+#: expect(Mode, all_of(F1, ..., Fk)): F1 ... Fk together in one answer set (at most this many)
+CONJUNCTION, MAX_CONJUNCTS = "all_of", 16
 #: the largest number a scenario may state (clingo integers are 32-bit; life must not overflow)
 LIMIT = 1_000_000
+#: the most rounds of token creation a game may count (token_rounds/1, --token-rounds): the ground
+#: program grows with the number of tokens that may exist (asp/core/tokens.lp)
+MAX_TOKEN_ROUNDS = 16
 #: facts stated at most once per key (the first `n` arguments), and what the key is
 _ONCE: dict[str, tuple[int, str]] = {
     "starting_life": (1, "the starting life of {}"), "init_controller": (1, "the controller of {}"),
     "init_attached": (1, "what {} is attached to"), "init_damage": (1, "the damage on {}"),
     "init_stack": (1, "the stack place of {}"), "init_target": (2, "target {1} of {0}"),
     "script_target": (2, "target {1} of script action {0}"), "edition": (0, "the edition"),
+    "token_rounds": (0, "token_rounds"), "trigger_target": (3, "target {2} of ability {1} of {0}"),
     "init_haunting": (1, "what {} haunts"),
 }
 #: where a piece must start for a fact about it to make sense (fact -> argument -> zones)
@@ -102,6 +109,13 @@ class Expectation(NamedTuple):
         edition = f", {self.edition}" if self.edition is not None else ""
         return f"expect({self.mode}, {self.atom}{edition})"
 
+    @property
+    def atoms(self) -> tuple[Symbol, ...]:
+        """The atoms that must hold together: the conjuncts of all_of(F1, ..., Fk), or the atom."""
+        if self.atom.type == SymbolType.Function and self.atom.name == CONJUNCTION:
+            return tuple(self.atom.arguments)
+        return (self.atom,)
+
 
 class Scenario(NamedTuple):
     """A validated scenario: its path and its facts (with those of the files it includes; the
@@ -160,40 +174,82 @@ def _check_term(node: ast.AST) -> None:
                 _check_term(sub)
 
 
-def _rule_facts(stm: ast.AST) -> list[Fact]:
+#: the most facts one statement may stand for once its pools (`a(1; 2).`) are multiplied out
+MAX_POOL_FACTS = 1000
+#: the most facts a scenario may hold, its included files' too (a game of 500 cards takes about 1,100)
+MAX_FACTS = 5000
+#: the tokens of a printed term that matter to its pools: strings, parentheses, commas, semicolons
+_POOL_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[(),;]')
+#: a printed atom made of names, numbers, strings, parentheses, commas and unary minus only:
+#: nothing _check_term would refuse, so the walk over its syntax tree is skipped (it costs
+#: most of the time of validating a large file). Atomic groups: a token is never split again on a
+#: mismatch, so a refused atom costs linear time, not exponential backtracking)
+_PLAIN_ATOM = re.compile(r'(?>_*[a-z][A-Za-z0-9_\']*|[0-9]+|"(?:[^"\\]|\\.)*+"|[(), ]|(?<![A-Za-z0-9_\')"])-)*+')
+
+
+def pool_expansion(text: str, cap: int = MAX_POOL_FACTS) -> int:
+    """How many facts the printed statement `text` stands for once its pools are multiplied out,
+    counted without expanding them (at most cap + 1). In a parenthesised group, `;` separates
+    alternatives (their counts add up) and `,` separates arguments (their counts multiply)."""
+    levels = [[0, 1]]  # per open group: (sum of the alternatives so far, product of the current one)
+    for token in _POOL_TOKENS.finditer(text):
+        kind = token[0]
+        if kind == "(":
+            levels.append([0, 1])
+        elif kind == ";":
+            levels[-1] = [min(levels[-1][0] + levels[-1][1], cap + 1), 1]
+        elif kind == ")" and len(levels) > 1:
+            total = sum(levels.pop())
+            levels[-1][1] = min(levels[-1][1] * total, cap + 1)
+    return min(sum(levels[0]), cap + 1)
+
+
+def _rule_facts(stm: ast.AST, where: Location) -> list[Fact]:
     if stm.body:
-        raise ScenarioError(_loc(stm), "a rule with a body: a scenario holds facts only")
+        raise ScenarioError(where, "a rule with a body: a scenario holds facts only")
+    text = str(stm)
+    if ";" in text:
+        count = pool_expansion(text)
+        if count > MAX_POOL_FACTS:
+            raise ScenarioError(where, f"its pools stand for more than {MAX_POOL_FACTS} facts "
+                                       f"(write the facts out, or split the pool)")
+        rules = stm.unpool()
+    else:
+        rules = [stm]
     facts = []
-    for rule in stm.unpool():
+    for rule in rules:
         head = rule.head
         if head.ast_type != ast.ASTType.Literal or head.atom.ast_type != ast.ASTType.SymbolicAtom \
                 or head.sign != ast.Sign.NoSign:
-            raise ScenarioError(_loc(stm), f"'{stm}' is not a fact: a scenario holds facts only")
+            raise ScenarioError(where, f"'{stm}' is not a fact: a scenario holds facts only")
         atom = head.atom.symbol
         if atom.ast_type != ast.ASTType.Function or atom.external:
-            raise ScenarioError(_loc(stm), f"'{stm}' is not a plain fact")
-        _check_term(atom)
-        facts.append(Fact(parse_term(str(atom)), _loc(stm)))
+            raise ScenarioError(where, f"'{stm}' is not a plain fact")
+        printed = str(atom)
+        if not _PLAIN_ATOM.fullmatch(printed):
+            _check_term(atom)
+        facts.append(Fact(parse_term(printed), where))
     return facts
 
 
 def _statement(stm: ast.AST, text: str) -> list[Fact]:
     """The facts of one top-level statement of a file with this text; ScenarioError for anything else."""
+    begin = stm.location.begin  # read once: each attribute of the tree is a call into clingo
+    where = Location(begin.filename, begin.line, begin.column)
     kind = stm.ast_type
     if kind == ast.ASTType.Comment:
         return []
     if kind == ast.ASTType.Program:
-        begin = stm.location.begin
         if text[_offset(text, begin.line, begin.column):].startswith("#program"):
-            raise ScenarioError(_loc(stm), "#program is not allowed in a scenario: it would move facts out of "
+            raise ScenarioError(where, "#program is not allowed in a scenario: it would move facts out of "
                                            "the base part the engine grounds")
         return []  # the implicit `#program base.` clingo puts first
     if kind in _DIRECTIVES:
         directive, why = _DIRECTIVES[kind]
-        raise ScenarioError(_loc(stm), f"{directive} is not allowed in a scenario: {why}")
+        raise ScenarioError(where, f"{directive} is not allowed in a scenario: {why}")
     if kind != ast.ASTType.Rule:
-        raise ScenarioError(_loc(stm), f"'{stm}' is not allowed in a scenario")
-    return _rule_facts(stm)
+        raise ScenarioError(where, f"'{stm}' is not allowed in a scenario")
+    return _rule_facts(stm, where)
 
 
 def parse_facts(name: str, text: str, what: str = "a scenario") -> list[Fact]:
@@ -210,6 +266,8 @@ def parse_facts(name: str, text: str, what: str = "a scenario") -> list[Fact]:
         if not problems:
             try:
                 facts.extend(_statement(stm, text))
+                if len(facts) > MAX_FACTS:
+                    raise _too_many(facts[MAX_FACTS])
             except ScenarioError as error:
                 problems.append(error)
 
@@ -224,8 +282,16 @@ def parse_facts(name: str, text: str, what: str = "a scenario") -> list[Fact]:
     return [fact._replace(location=fact.location._replace(file=name)) for fact in facts]
 
 
+def _too_many(fact: Fact) -> ScenarioError:
+    return ScenarioError(fact.location, f"more than {MAX_FACTS} facts in the scenario (with its included "
+                                        "files): a scenario is a game situation, not a data set")
+
+
 def _parse(path: str) -> list[Fact]:
-    return [fact for vetted in prescan.vet_files(path) for fact in parse_facts(vetted.name, vetted.text)]
+    facts = [fact for vetted in prescan.vet_files(path) for fact in parse_facts(vetted.name, vetted.text)]
+    if len(facts) > MAX_FACTS:
+        raise _too_many(facts[MAX_FACTS])
+    return facts
 
 
 def _syntax_error(path: str, message: str) -> ScenarioError:
@@ -261,10 +327,10 @@ class _Checker:
         self.problem(fact, f"{what} must be a lowercase name, not {sym}")
         return False
 
-    def is_number(self, fact: Fact, sym: Symbol, what: str, low: int = -LIMIT) -> bool:
-        if sym.type == SymbolType.Number and low <= sym.number <= LIMIT:
+    def is_number(self, fact: Fact, sym: Symbol, what: str, low: int = -LIMIT, high: int = LIMIT) -> bool:
+        if sym.type == SymbolType.Number and low <= sym.number <= high:
             return True
-        self.problem(fact, f"{what} must be a number from {low} to {LIMIT}, not {sym}")
+        self.problem(fact, f"{what} must be a number from {low} to {high}, not {sym}")
         return False
 
     def player(self, fact: Fact, sym: Symbol) -> None:
@@ -293,7 +359,9 @@ class _Checker:
             "init_stack": self.check_init_stack, "init_target": self.check_init_target,
             "init_haunting": self.check_init_haunting,
             "script": self.check_script, "script_target": self.check_script_target,
+            "trigger_target": self.check_trigger_target,
             "edition": lambda f: self.names(f, f.args[0], self.vocab.editions, "edition"),
+            "token_rounds": lambda f: self.is_number(f, f.args[0], "token_rounds(R): R", 1, MAX_TOKEN_ROUNDS),
             "expect": self.check_expect,
         }
         for fact in self.facts:
@@ -429,13 +497,38 @@ class _Checker:
         self.is_number(fact, fact.args[1], "a target number", 1)
         self.target_ref(fact, fact.args[2], created=True)
 
+    def check_trigger_target(self, fact: Fact) -> None:
+        """trigger_target(Src, Ab, K, X): Src a piece of the scenario, Ab a triggered ability of its
+        card with a target K, X a piece, player or created token."""
+        source, ability, number, target = fact.args
+        self.piece(fact, source)
+        self.is_number(fact, number, "a target number", 1)
+        self.target_ref(fact, target, created=True)
+        card = next((str(f.args[1]) for kind in PIECE_KINDS for f in self.by_name[kind] if f.args[0] == source), None)
+        if card is None:
+            return
+        if str(ability) not in self.vocab.triggered or not ability.match("ab", 2) or str(ability.arguments[0]) != card:
+            mine = sorted(a for a in self.vocab.triggered if a.startswith(f"ab({card},"))
+            self.problem(fact, f"{ability} is not a triggered ability of {source}, a {card} "
+                               f"(its triggered abilities: {', '.join(mine) or 'none'})")
+
     def check_expect(self, fact: Fact) -> None:
         mode, atom = fact.args[0], fact.args[1]
         if str(mode) not in EXPECT_MODES:
             self.problem(fact, f"unknown expectation mode {mode} (known: {', '.join(EXPECT_MODES)})")
             return
-        if str(mode) == "outcomes":
-            self.is_number(fact, atom, "expect(outcomes, N): N", 0)
+        if str(mode) in ("outcomes", "lines"):
+            self.is_number(fact, atom, f"expect({mode}, N): N", 0)
+        elif atom.type == SymbolType.Function and atom.name == CONJUNCTION:
+            if not 1 <= len(atom.arguments) <= MAX_CONJUNCTS:
+                self.problem(fact, f"expect({mode}, {atom}): {CONJUNCTION} takes 1 to {MAX_CONJUNCTS} atoms")
+            for conjunct in atom.arguments:
+                why = f"{CONJUNCTION} inside {CONJUNCTION}: list the atoms in one" \
+                    if conjunct.type == SymbolType.Function and conjunct.name == CONJUNCTION \
+                    else self.observable.problem(conjunct)
+                if why:
+                    self.problem(fact, f"expect({mode}, {atom}): {why}")
+                    break
         elif why := self.observable.problem(atom):
             self.problem(fact, f"expect({mode}, {atom}): {why}")
         if len(fact.args) == 3:

@@ -194,7 +194,25 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback"
 
 
-def _from_data(data: dict) -> Vocabulary:
+#: the fields of Vocabulary that hold (name, arity) pairs; the others hold names
+_SIGNATURES = ("actions", "shown")
+
+
+def _valid_entry(field: str, value: object) -> bool:
+    if field in _SIGNATURES:
+        return (type(value) is tuple and len(value) == 2 and type(value[0]) is str
+                and type(value[1]) is int and value[1] >= 0)
+    return type(value) is str
+
+
+def _from_data(data: object) -> Vocabulary | None:
+    """The vocabulary a cache file holds, or None unless it has every field and only entries of
+    the right types (a file with the right stamp may still have been damaged or forged)."""
+    if type(data) is not dict or set(data) != set(Vocabulary._fields):
+        return None
+    for field, values in data.items():
+        if type(values) is not list or not all(_valid_entry(field, v) for v in values):
+            return None
     return Vocabulary(**{name: frozenset(values) for name, values in data.items()})
 
 
@@ -210,8 +228,8 @@ def _cache_file(main: Path) -> Path | None:
 def _cached(cached: Path, stamp: list) -> Vocabulary | None:
     try:
         data = marshal.loads(cached.read_bytes())
-        if data["stamp"] == stamp:
-            return _from_data(data["vocabulary"])
+        if type(data) is dict and data.get("stamp") == stamp:
+            return _from_data(data.get("vocabulary"))
     except (OSError, EOFError, ValueError, TypeError, KeyError):  # absent, unreadable or damaged: read again
         pass
     return None

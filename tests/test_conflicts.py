@@ -96,7 +96,9 @@ def test_cli_conflicts_run_and_check(no_answer_set) -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["conflicts", str(NO_TWO_CREATURES), "--json"])
     assert result.exit_code == 1, result.output
-    (data,) = json.loads(result.output)
+    document = json.loads(result.output)
+    assert document["schema_version"] == 1
+    (data,) = document["conflicts"]
     assert data["requirement"] == "an answer set" and not data["satisfiable"]
     assert {"kind": "rules", "label": "CR 115.3", "at": [rule_at("core/target_words.lp", "115.3")]} in data["conflict"]
     run = runner.invoke(main, ["run", str(NO_TWO_CREATURES)])

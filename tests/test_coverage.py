@@ -139,3 +139,35 @@ def test_command_writes_and_checks(tmp_path, runs) -> None:
     assert checked.exit_code == 0 and "up to date" in checked.output
     bad = runner.invoke(main, ["coverage", "--output", str(tmp_path / "no" / "such" / "dir.md")])
     assert bad.exit_code == 2 and "Traceback" not in bad.output
+
+
+def test_the_report_is_never_written_through_a_symbolic_link(tmp_path) -> None:
+    target = tmp_path / "elsewhere.md"
+    target.write_text("someone else's file\n")
+    link = tmp_path / "coverage.md"
+    link.symlink_to(target)
+    result = CliRunner().invoke(main, ["coverage", "--output", str(link)])
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+    assert "a symbolic link: the report is never written through one" in result.output
+    assert target.read_text() == "someone else's file\n" and link.is_symlink()
+
+
+def test_an_installed_lookback_writes_the_report_only_where_it_is_told(tmp_path, monkeypatch) -> None:
+    from pyclingo_bridge import resources
+
+    monkeypatch.setattr(resources, "checkout_root", lambda: None)
+    monkeypatch.chdir(tmp_path)
+    for args in (["coverage"], ["coverage", "--check"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2 and "give the report's place with --output FILE" in result.output
+    assert not (tmp_path / "docs").exists()
+
+
+def test_a_source_checkout_writes_its_own_docs_whatever_the_working_folder(tmp_path, monkeypatch) -> None:
+    from pyclingo_bridge import resources
+
+    assert resources.checkout_root() == ROOT
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("pyclingo_bridge.cli.bundled_report", lambda timeout: (REPORT.read_text(), []))
+    result = CliRunner().invoke(main, ["coverage", "--check"])
+    assert f"{REPORT}: up to date" in result.output

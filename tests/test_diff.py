@@ -88,8 +88,9 @@ def test_plain_scenario_is_the_same(tmp_path) -> None:
 def test_folder_and_json(tmp_path) -> None:
     shutil.copy(DEVIL, tmp_path / "devil.lp")
     shutil.copy(SEED_2006, tmp_path / "seed.lp")
-    data = json.loads(invoke("diff", str(tmp_path), "--json").output)
-    by = {item["scenario"].rsplit("/", 1)[-1]: item for item in data}
+    document = json.loads(invoke("diff", str(tmp_path), "--json").output)
+    assert document["schema_version"] == 1
+    by = {item["scenario"].rsplit("/", 1)[-1]: item for item in document["diffs"]}
     assert by["devil.lp"]["status"] == DIFFER
     assert len(by["devil.lp"]["editions"]["current"]["outcomes"]) == 3
     assert by["devil.lp"]["rules"] == [{"ability": "ab(mayhem_devil,1)", "trigger_kind": "sacrificed", "by_edition": {

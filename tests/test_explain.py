@@ -95,6 +95,7 @@ def test_cli_text_and_json() -> None:
     assert "[event] happens(move(obj(bear1,0),battlefield,graveyard),2)  <- CR 701.8a" in text.output
     data = json.loads(runner.invoke(main, ["explain", SEED, BEAR_TRIGGER, "--json"]).output)
     assert data["holds_in"] == "every" and data["why"]["atom"] == BEAR_TRIGGER and data["why_not"] is None
+    assert data["schema_version"] == 1
 
 
 @pytest.mark.parametrize("atom, message", [

@@ -69,7 +69,7 @@ def test_timeout_in_check_never_passes_what_needs_every_answer_set(tmp_path) -> 
     lines = result.output.splitlines()
     assert not any(line.startswith("PASS") and ("expect(all" in line or "outcomes" in line) for line in lines)
     assert any("cannot conclude" in line for line in lines)
-    assert lines[-1].endswith("1 run(s) cut short by --timeout, so incomplete")
+    assert lines[-1].endswith("1 run(s) cut short, so incomplete")
 
 
 def test_full_run_of_the_same_scenario_is_complete(tmp_path) -> None:

@@ -55,6 +55,25 @@ def test_a_damaged_cache_file_is_replaced(encodings: Path) -> None:
         assert marshal.loads(cached.read_bytes())["stamp"] == voc._stamp(encodings)
 
 
+@pytest.mark.parametrize("forge", [
+    lambda v: {**v, "card_names": [1, 2]},                 # names that are not strings
+    lambda v: {**v, "actions": [("cast", "two")]},          # an arity that is not a number
+    lambda v: {**v, "actions": ["cast"]},                   # a name where a signature goes
+    lambda v: {**v, "zones": "battlefield"},                # a string where a list goes
+    lambda v: {k: x for k, x in v.items() if k != "shown"},  # a field missing
+    lambda v: {**v, "extra": []},                           # a field too many
+    lambda v: [1, 2],                                       # not a mapping at all
+    lambda v: None,
+])
+def test_a_cache_file_with_the_right_stamp_and_wrong_contents_is_read_again(encodings: Path, forge) -> None:
+    read = _fresh(encodings)
+    (cached,) = (encodings.parent.parent / "cache" / "lookback").glob("vocabulary-*.marshal")
+    data = marshal.loads(cached.read_bytes())
+    cached.write_bytes(marshal.dumps({"stamp": data["stamp"], "vocabulary": forge(data["vocabulary"])}))
+    assert _fresh(encodings) == read
+    assert marshal.loads(cached.read_bytes())["vocabulary"] == data["vocabulary"]  # rebuilt
+
+
 def test_a_cache_folder_that_cannot_be_written_is_not_an_error(encodings: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = encodings.parent.parent / "not_a_folder"

@@ -1,0 +1,169 @@
+"""The outer guard of a run: its work (validate, ground, solve) runs in a child process that is
+stopped at the time limit, on Ctrl-C, and by a memory limit.
+
+clingo cannot be interrupted while it grounds, and a ground program can take gigabytes: in the
+process of the command, `--timeout` would not stop grounding and Ctrl-C would wait for it. Here
+the parent only waits: at the time limit (and GRACE seconds for the child to hand over what its
+search found by then) or on Ctrl-C it kills the child, which ends at once whatever it is doing.
+The child's address space is limited to `max_memory` bytes (RLIMIT_AS); clingo then raises
+MemoryError, and the run is cut short with reason MEMORY.
+
+Children are forked from a fork server (multiprocessing's forkserver context) that has imported
+the bridge and clingo once: a run costs a fork, not a new interpreter. The server never runs
+clingo itself, so no solver thread is forked.
+
+Interface: `guarded(job, *args, timeout=..., max_memory=...)` returns what `job(*args)` returns
+(picklable), raises what it raises, and raises Stopped(TIMEOUT | MEMORY) when the run is cut
+short; KeyboardInterrupt on Ctrl-C, the child already stopped. When the engine grounds one step
+at a time, this stays the outer guard around it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import resource
+import signal
+import time
+from typing import Any, Callable
+
+TIMEOUT, MEMORY = "timeout", "memory"
+#: seconds the child has after the time limit to hand over what its search found
+GRACE = 0.5
+#: how often the parent looks at the child (Ctrl-C and the deadline are seen this often)
+_POLL = 0.05
+#: the default memory limit: this share of the machine's physical memory
+DEFAULT_MEMORY_SHARE = 4
+#: the smallest memory limit accepted (Python and clingo alone take about 200 MiB of address space)
+MIN_MEMORY = 256 << 20
+
+_context = None
+#: in a child: the connection to the parent (searched() uses it)
+_to_parent = None
+
+
+class Stopped(Exception):
+    """The run was cut short by the guard: reason is TIMEOUT or MEMORY."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+        super().__init__(reason)
+
+    def __reduce__(self):
+        return (Stopped, (self.reason,))
+
+
+def physical_memory() -> int:
+    """The machine's physical memory in bytes."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def default_max_memory() -> int:
+    """A quarter of the physical memory, and at least MIN_MEMORY."""
+    return max(MIN_MEMORY, physical_memory() // DEFAULT_MEMORY_SHARE)
+
+
+def parse_size(text: str) -> int | None:
+    """Bytes from `512M`, `2G`, `1.5G`, `300000000`; None for `none` (no limit). ValueError if unreadable."""
+    text = text.strip().lower()
+    if text in ("none", "0"):
+        return None
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+    factor = units.get(text[-1:], 1)
+    number = float(text[:-1] if text[-1:] in units else text)
+    if not number > 0 or number != number:
+        raise ValueError(text)
+    return int(number * factor)
+
+
+def _ctx():
+    global _context
+    if _context is None:
+        _context = multiprocessing.get_context("forkserver")
+        # imported once by the server, then shared by every child it forks
+        _context.set_forkserver_preload(["pyclingo_bridge.jobs"])
+        atexit.register(_stop_server)
+    return _context
+
+
+def _stop_server() -> None:
+    """Stop the fork server and wait for it, so that no process outlives the command and the CPU
+    time of the runs is counted as the command's own (getrusage of its children)."""
+    from multiprocessing import forkserver
+    stop = getattr(getattr(forkserver, "_forkserver", None), "_stop", None)
+    if stop is not None:
+        stop()
+
+
+def searched() -> None:
+    """Called by a job once its search is over (what is left is reporting it): the time limit no
+    longer applies, so a result found in time is never lost to the time its report takes. Outside
+    a guarded child it does nothing."""
+    if _to_parent is not None:
+        _to_parent.send(("searched", None))
+
+
+def _child(connection, job: Callable[..., Any], args: tuple, max_memory: int | None) -> None:
+    global _to_parent
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops this process
+    _to_parent = connection
+    if max_memory is not None:
+        resource.setrlimit(resource.RLIMIT_AS, (max_memory, max_memory))
+    try:
+        outcome = ("ok", job(*args))
+    except MemoryError:
+        outcome = ("stopped", MEMORY)
+    except BaseException as error:  # handed to the parent, which raises it
+        outcome = ("raise", error)
+    try:
+        connection.send(outcome)
+    except MemoryError:
+        connection.send(("stopped", MEMORY))
+    except Exception as error:  # an exception that cannot be pickled
+        connection.send(("raise", RuntimeError(f"{type(error).__name__}: {error}")))
+    connection.close()
+
+
+def guarded(job: Callable[..., Any], *args: Any, timeout: float | None = None,
+            max_memory: int | None = None) -> Any:
+    """job(*args) in a child process, stopped GRACE seconds after `timeout` or on Ctrl-C; its
+    address space limited to max_memory bytes (None: no limit)."""
+    ctx = _ctx()
+    receiver, sender = ctx.Pipe(duplex=False)
+    process = ctx.Process(target=_child, args=(sender, job, args, max_memory), daemon=True)
+    started = time.monotonic()
+    process.start()
+    sender.close()
+    deadline = None if timeout is None else started + timeout + GRACE
+    try:
+        while True:
+            wait = _POLL if deadline is None else max(0.0, min(_POLL, deadline - time.monotonic()))
+            if receiver.poll(wait):
+                try:
+                    kind, value = receiver.recv()
+                except EOFError:  # the child died without a word
+                    break
+                if kind == "searched":
+                    deadline = None
+                    continue
+                if kind == "ok":
+                    return value
+                if kind == "stopped":
+                    raise Stopped(value)
+                raise value
+            if not process.is_alive() and not receiver.poll(0):
+                break
+            if deadline is not None and time.monotonic() >= deadline:
+                raise Stopped(TIMEOUT)
+    finally:
+        if process.is_alive():
+            process.kill()
+        process.join()
+        receiver.close()
+    # no result and no exception: the process was killed (the kernel's out-of-memory killer, or
+    # a crash of the solver); with a memory limit, running out of it is the likely reason
+    code = process.exitcode
+    if max_memory is not None:
+        raise Stopped(MEMORY)
+    raise RuntimeError(f"the run's process ended without a result (exit code {code})")

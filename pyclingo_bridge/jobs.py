@@ -1,0 +1,166 @@
+"""The work of `lookback run` and `lookback check` on one scenario, as run in the guard's child
+process (guard.py): load, validate, ground, solve and render, returning text.
+
+Everything here returns plain data (strings, numbers) so that it crosses the process boundary;
+LookbackError is raised as in the library. The fork server imports this module once, and with it
+clingo and the bridge.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import NamedTuple
+
+from . import guard
+from .decode import decode
+from .engine import Run, solve
+from .errors import LookbackError, ScenarioError
+from .expect import FAIL, Lines, evaluate
+from .render import json_report, text_report
+from .run_errors import run_error
+from .cards import CardLibrary, replaced_note
+from .scenario import Scenario, load_scenario
+from .vocabulary import vocabulary
+
+try:
+    vocabulary()  # read once in the fork server, shared by every child
+except LookbackError:
+    pass  # broken encodings: each run reports it (the fork server must start all the same)
+
+
+def clingo_options(token_rounds: int | None) -> tuple[str, ...]:
+    """The clingo options of the command's options: --token-rounds R is `-c token_rounds=R`."""
+    return ("-c", f"token_rounds={token_rounds}") if token_rounds is not None else ()
+
+
+def own_card_notes(scenario: Scenario, library: CardLibrary | None) -> tuple[str, ...]:
+    """What a run says of the bundled cards the scenario's own cards replace (the library's own
+    replacements are said once by the command)."""
+    return tuple(replaced_note(scenario.library)[len(library.replaced) if library else 0:])
+
+
+def solve_file(path: str, *, timeout: float | None = None, token_rounds: int | None = None,
+               library: CardLibrary | None = None, **options) -> Run:
+    """Load, validate and solve one scenario with the card library (default: the bundled cards);
+    ScenarioError for any input error, the run's included. The time limit counts from the start:
+    validation takes its share."""
+    started = time.monotonic()
+    scenario = load_scenario(path, library=library)
+    if timeout is not None:
+        timeout = max(0.0, timeout - (time.monotonic() - started))
+    result = solve(scenario, timeout=timeout, options=clingo_options(token_rounds), **options)
+    guard.searched()
+    if error := run_error(result):
+        raise error
+    return result
+
+
+def cut_short_run(path: str, edition: str | None, reason: str, scenario: Scenario | None = None) -> Run:
+    """The run of a scenario the guard stopped: no answer set, not complete, and why."""
+    return Run(scenario or Scenario(path, ()), edition, None, (), False, reason, ())
+
+
+class RunReport(NamedTuple):
+    """What `lookback run` prints: the report on stdout, notes on stderr, and whether the run was
+    cut short (exit code 3)."""
+
+    text: str
+    notes: tuple[str, ...]
+    cut_short: bool
+
+
+def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
+               timeout: float | None, token_rounds: int | None = None,
+               library: CardLibrary | None = None) -> RunReport:
+    """The whole output of `lookback run`: the timeline(s), and the minimal conflict of a scenario
+    without an answer set."""
+    result = solve_file(path, edition=edition, max_models=max_models, timeout=timeout, token_rounds=token_rounds,
+                        library=library)
+    shown = result.models if show_all else result.models[:1]  # the report counts the rest undecoded
+    models = [decode(m, i) for i, m in enumerate(shown, start=1)]
+    report = (json_report if as_json else text_report)(result, models, show_all)
+    if not result.models and result.exhausted:
+        from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json
+        conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout)
+        report = conflict_json(report, conflict) if as_json else report + "\n" + conflict_text(conflict)
+    return RunReport(report, own_card_notes(result.scenario, library), result.cut_short is not None)
+
+
+class Checked(NamedTuple):
+    """What `lookback check` prints for one scenario: lines for stdout, the verdicts' statuses,
+    whether the run was cut short; or the line of bad input for stderr."""
+
+    lines: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
+    cut_short: bool = False
+    bad_input: str | None = None
+    notes: tuple[str, ...] = ()
+
+
+def count_lines(result: Run, edition: str | None, timeout: float | None, token_rounds: int | None) -> Lines | None:
+    """The lines of play of the run's scenario, as `lookback enumerate` counts them, if an
+    expectation in force asks for them (expect(lines, N)); None otherwise."""
+    if not any(e.mode == "lines" and (e.edition is None or e.edition == result.edition)
+               for e in result.scenario.expectations) or not result.models:
+        return None
+    from .enumeration import enumerate_outcomes
+    e = enumerate_outcomes(result.scenario, edition=edition, timeout=timeout, options=clingo_options(token_rounds))
+    return Lines(e.lines, e.exact, e.cut_short)
+
+
+def verdict_lines(result: Run, conflicts: bool, edition: str | None, timeout: float | None,
+                  lines_of_play: Lines | None = None, name_edition: bool = False) -> Checked:
+    """The PASS/FAIL/SKIP lines of a run (with the minimal conflict of each FAIL if asked);
+    name_edition adds the edition in force to each (check --edition both)."""
+    lines, statuses = [], []
+    under = f" [edition {result.edition}]" if name_edition else ""
+    for v in evaluate(result, lines_of_play):
+        statuses.append(v.status)
+        evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
+        lines.append(f"{v.status} {v.location}: {v.what}{under}{evidence}")
+        if conflicts and v.status == FAIL:
+            lines += explain_failure(result, v, edition, timeout)
+    return Checked(tuple(lines), tuple(statuses), result.cut_short is not None)
+
+
+def check_scenario(path: str, edition: str | None, timeout: float | None, conflicts: bool,
+                   token_rounds: int | None = None, name_edition: bool = False,
+                   library: CardLibrary | None = None) -> Checked:
+    """`lookback check` on one scenario file, with the card library (default: the bundled cards)."""
+    started = time.monotonic()
+    try:
+        result = solve_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds, library=library)
+        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+        lines_of_play = count_lines(result, edition, left, token_rounds)
+    except ScenarioError as error:
+        return Checked(bad_input=f"ERROR {error}")
+    except LookbackError as error:
+        return Checked((f"FAIL {error}",), (FAIL,))
+    return verdict_lines(result, conflicts, edition, timeout, lines_of_play, name_edition)._replace(
+        notes=own_card_notes(result.scenario, library))
+
+
+def explain_failure(result: Run, verdict, edition: str | None, timeout: float | None) -> list[str]:
+    """The minimal conflict behind a failed check: no answer set, or an expectation no answer set meets."""
+    from .conflicts import minimal_conflict, text_report as conflict_text
+
+    if result.cut_short:
+        return []
+    if not result.models:
+        if verdict.what != "satisfiable":
+            return []
+        expectation = None
+    else:
+        expectation = next((e for e in result.scenario.expectations
+                            if str(e) == verdict.what and e.mode in ("all", "some", "none")), None)
+        if expectation is None:
+            return []
+    try:
+        conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon,
+                                    expectation=expectation, timeout=timeout)
+    except LookbackError as error:
+        return [f"  (no conflict computed: {error})"]
+    if conflict.satisfiable:
+        return [f"  no conflict: some answer set has {conflict.requirement.removeprefix('an answer set ')}; "
+                "lines of play differ (lookback explain shows why an answer set lacks it)"]
+    return ["  " + line for line in conflict_text(conflict).splitlines()]

@@ -1,0 +1,143 @@
+"""The outer guard (pyclingo_bridge/guard.py): a run's grounding and search happen in a child
+process that is stopped at the time limit, on Ctrl-C and by the memory limit, and the report says
+the run was cut short."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pyclingo_bridge import ScenarioError, guard
+from pyclingo_bridge.cli import main
+from pyclingo_bridge.errors import Location
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def slow_to_ground(tmp_path) -> Path:
+    """60 creatures die at once under 7 watchers: grounding alone takes minutes and gigabytes
+    (every order of 420 triggers is a possible stack); the search never starts within a test."""
+    lines = ["player(alice, 1). player(bob, 2). active_player(alice).",
+             "card(artifact, cr_example_artifact, alice). init_zone(artifact, battlefield).",
+             "card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).",
+             "expect(all, final_zone(v, graveyard)). expect(outcomes, 1)."]
+    lines += [f"card(b{i}, grizzly_bears, alice). init_zone(b{i}, battlefield)." for i in range(60)]
+    lines += [f"card(w{i}, cr_example_artifact, bob). init_zone(w{i}, battlefield)." for i in range(6)]
+    path = tmp_path / "slow.lp"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+# - the guard itself ---------------------------------------------------------------------------
+
+def _double(x: int) -> int:
+    return 2 * x
+
+
+def _refuse(name: str) -> None:
+    raise ScenarioError(Location(name, 3, 7), "refused")
+
+
+def _exhaust_memory() -> None:
+    hog = []
+    while True:
+        hog.append(bytearray(64 << 20))
+
+
+def _sleep(seconds: float) -> str:
+    time.sleep(seconds)
+    return "woke"
+
+
+def test_a_job_returns_its_value_and_raises_its_errors_with_their_place() -> None:
+    assert guard.guarded(_double, 21) == 42
+    with pytest.raises(ScenarioError) as info:
+        guard.guarded(_refuse, "s.lp")
+    assert str(info.value) == "s.lp:3:7: refused" and info.value.location == Location("s.lp", 3, 7)
+
+
+def test_a_job_over_its_memory_limit_is_stopped_for_memory() -> None:
+    with pytest.raises(guard.Stopped) as info:
+        guard.guarded(_exhaust_memory, max_memory=guard.MIN_MEMORY)
+    assert info.value.reason == guard.MEMORY
+
+
+def test_a_job_past_its_time_limit_is_killed_within_the_grace() -> None:
+    started = time.monotonic()
+    with pytest.raises(guard.Stopped) as info:
+        guard.guarded(_sleep, 60, timeout=0.2)
+    assert info.value.reason == guard.TIMEOUT
+    assert time.monotonic() - started < 0.2 + guard.GRACE + 2  # room for a loaded machine
+    assert guard.guarded(_sleep, 0.1, timeout=5) == "woke"
+
+
+@pytest.mark.parametrize("text, size", [("512M", 512 << 20), ("2G", 2 << 30), ("1.5g", 3 << 29),
+                                        ("300000000", 300_000_000), ("none", None), ("0", None)])
+def test_sizes(text, size) -> None:
+    assert guard.parse_size(text) == size
+
+
+@pytest.mark.parametrize("text", ["lots", "-1G", "G", "nan"])
+def test_bad_sizes_are_one_line_of_bad_input(text) -> None:
+    with pytest.raises(ValueError):
+        guard.parse_size(text)
+    result = CliRunner().invoke(main, ["run", "x.lp", "--max-memory", text])
+    assert result.exit_code == 2 and "--max-memory" in result.output and "Traceback" not in result.output
+
+
+def test_the_default_memory_limit_is_a_share_of_the_physical_memory() -> None:
+    assert guard.default_max_memory() == max(guard.MIN_MEMORY, guard.physical_memory() // 4)
+
+
+# - the commands -------------------------------------------------------------------------------
+
+def test_timeout_stops_grounding_and_the_run_says_it_was_cut_short(tmp_path) -> None:
+    path = str(slow_to_ground(tmp_path))
+    started = time.monotonic()
+    text = CliRunner().invoke(main, ["run", path, "--timeout", "1"])
+    assert time.monotonic() - started < 1 + guard.GRACE + 3  # minutes of grounding without the guard
+    assert text.exit_code == 0, text.output
+    assert text.output.splitlines()[-1] == ("answer sets: 0 (cut short: timeout); distinct outcomes: 0; "
+                                            "horizon: none (stopped before the run ended)")
+    data = json.loads(CliRunner().invoke(main, ["run", path, "--timeout", "0.5", "--json"]).stdout)
+    assert data["complete"] is False and data["cut_short"] == "timeout" and data["answer_sets"] == 0
+
+
+def test_memory_limit_cuts_a_run_short(tmp_path) -> None:
+    path = str(slow_to_ground(tmp_path))
+    result = CliRunner().invoke(main, ["run", path, "--max-memory", "300M", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["cut_short"] == "memory" and data["complete"] is False and data["models"] == []
+
+
+def test_check_of_a_run_cut_short_cannot_conclude(tmp_path) -> None:
+    path = slow_to_ground(tmp_path)
+    result = CliRunner().invoke(main, ["check", str(path), "--timeout", "0.5"])
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == f"FAIL {path}:1:1: satisfiable -- no answer set within the time limit (timeout)"
+    assert f"FAIL {path}:4:1: expect(all, final_zone(v,graveyard)) -- no answer set found before the run " \
+           "was cut short (timeout); cannot conclude" in lines
+    assert lines[-1].endswith("1 run(s) cut short, so incomplete")
+
+
+def test_ctrl_c_during_grounding_stops_within_a_second(tmp_path) -> None:
+    path = slow_to_ground(tmp_path)
+    process = subprocess.Popen([sys.executable, "-m", "pyclingo_bridge.cli", "run", str(path)],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)  # well into grounding, which takes minutes
+    process.send_signal(signal.SIGINT)
+    started = time.monotonic()
+    stdout, stderr = process.communicate(timeout=30)
+    assert time.monotonic() - started < 2  # a second, and room for a loaded machine
+    assert process.returncode == 130, stderr
+    assert stderr.strip() == "interrupted (Ctrl-C): stopped before the end, no result" and stdout == ""
