@@ -1,0 +1,120 @@
+"""python -m benchmarks --mutate [--sample N] [--seed S] [--jobs J] [--only FILE ...]
+                                [--operator OP ...] [--output PATH] [--equivalents PATH]
+
+Mutation testing of the rule files (pyclingo_bridge/mutation.py, mutation_run.py): a seeded
+sample of single mutants (every edition-table flip, the rest drawn file by file), each run
+against the bundled scenarios under both editions, classified killed / broke the program /
+timeout / survived / equivalent (benchmarks/equivalent_mutants.toml). Prints the counts, the
+score of each file and every surviving mutant; --output writes the results as JSON (the
+per-file scores of docs/coverage.md are read from docs/mutation.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import resource
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+from pyclingo_bridge.errors import LookbackError
+from pyclingo_bridge.mutation import OPERATORS, all_mutants, equivalents_file, load_equivalents, sample
+from pyclingo_bridge.mutation_run import (BROKE, EQUIVALENT, KILLED, STATUSES, SURVIVED, Result, baselines,
+                                          run_mutants, to_json)
+from pyclingo_bridge.mutation_score import load_results, scores, score_table, stale_files
+
+DEFAULT_SAMPLE, DEFAULT_SEED = 300, 25
+
+
+def _cpu_all() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def recorded(path: Path, chosen: list) -> dict:
+    """The results of an earlier run, by mutant key, for the mutants of rule files unchanged since."""
+    data = load_results(path)
+    if data is None:
+        raise SystemExit(f"{path}: no results to recheck")
+    stale = stale_files(data)
+    by_key = {m.key: m for m in chosen}
+    out = {}
+    for row in data["mutants"]:
+        key = (row["file"], row["operator"], row["original"], row["mutated"])
+        if key in by_key and row["file"] not in stale:
+            out[key] = Result(by_key[key], row["status"], row["run"], row["why"], row["runs"], row["seconds"])
+    return out
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks --mutate", description=__doc__.split("\n\n")[1])
+    ap.add_argument("--sample", type=int, default=DEFAULT_SAMPLE, help=f"mutants drawn (default {DEFAULT_SAMPLE})")
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed of the sample (default {DEFAULT_SEED})")
+    ap.add_argument("--jobs", type=int, default=2, help="mutants run at once (default 2)")
+    ap.add_argument("--only", action="append", default=[], metavar="FILE",
+                    help="only the rule files matching this pattern (relative to asp/, e.g. 'core/phasing.lp')")
+    ap.add_argument("--operator", action="append", choices=OPERATORS, help="only these operators")
+    ap.add_argument("--output", type=Path, help="write the results as JSON (docs/mutation.json)")
+    ap.add_argument("--equivalents", type=Path, default=equivalents_file(),
+                    help="the reviewed equivalent mutants (default benchmarks/equivalent_mutants.toml)")
+    ap.add_argument("--recheck", type=Path, metavar="JSON",
+                    help="keep the killed and broken mutants of an earlier run's results (same sample, rule "
+                         "files unchanged) and run only the others again, e.g. after adding scenarios")
+    args = ap.parse_args(argv)
+
+    wall, cpu = time.monotonic(), _cpu_all()
+    every = all_mutants()
+    try:
+        equivalent = load_equivalents(args.equivalents, every)
+    except LookbackError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    pool = [m for m in every if (not args.only or any(fnmatch.fnmatch(m.file, p) for p in args.only))
+            and (not args.operator or m.operator in args.operator)]
+    chosen = sample(pool, args.sample, args.seed)
+    todo = [m for m in chosen if m.key not in equivalent]
+    previous = recorded(args.recheck, chosen) if args.recheck else {}
+    kept = [m for m in todo if m.key in previous and previous[m.key].status in (KILLED, BROKE)]
+    todo = [m for m in todo if m not in kept]
+    if args.recheck:
+        print(f"{len(kept)} mutants killed or broken in {args.recheck} are kept; {len(todo)} are run again")
+    print(f"{len(every)} mutants of the rule files; sample of {len(chosen)} (seed {args.seed}), "
+          f"{len(chosen) - len(todo)} reviewed equivalent; {args.jobs} at a time", flush=True)
+    runs = baselines(args.jobs)
+    print(f"baseline: {sum(r.passed for r in runs)} of {len(runs)} runs pass "
+          f"({sum(r.seconds for r in runs):.0f} s CPU)", flush=True)
+
+    def progress(done: int, total: int, r: Result) -> None:
+        if r.status not in (KILLED, BROKE):
+            print(f"  [{done}/{total}] {r.status}: {r.mutant} ({r.runs} runs, {r.seconds:.0f} s) {r.why}", flush=True)
+        elif done % 25 == 0:
+            print(f"  [{done}/{total}]", flush=True)
+
+    ran = dict(zip((m.key for m in todo), run_mutants(todo, runs, args.jobs, progress)))
+    ran |= {m.key: previous[m.key] for m in kept}
+    results = [ran.get(m.key) or Result(m, EQUIVALENT, reason=equivalent[m.key].reason) for m in chosen]
+    wall, cpu = time.monotonic() - wall, _cpu_all() - cpu
+    counts = Counter(r.status for r in results)
+    print("\n" + ", ".join(f"{counts[s]} {s}" for s in STATUSES))
+    by_op = Counter((r.mutant.operator, r.status) for r in results)
+    for op in OPERATORS:
+        print(f"  {op}: " + ", ".join(f"{by_op[op, s]} {s}" for s in STATUSES if by_op[op, s]))
+    table = scores([(r.mutant.file, r.status) for r in results])
+    print("\n" + "\n".join(score_table(table)))
+    survivors = [r for r in results if r.status == SURVIVED]
+    if survivors:
+        print("\nsurvived:")
+        print("\n".join(f"  {r.mutant}\n    {r.mutant.mutated or '(deleted)'}" for r in survivors))
+    print(f"\ntime: {wall:.0f} s real, {cpu:.0f} s CPU ({args.jobs} jobs)")
+    if args.output:
+        if args.recheck:
+            old = load_results(args.recheck)
+            wall, cpu = wall + old.get("real_seconds", 0), cpu + old.get("cpu_seconds", 0)
+        meta = {"command": "python -m benchmarks --mutate " + " ".join(argv), "seed": args.seed,
+                "sample": len(chosen), "real_seconds": round(wall), "cpu_seconds": round(cpu)}
+        args.output.write_text(to_json(results, meta))
+        print(f"wrote {args.output}")
+    return 0
