@@ -97,6 +97,14 @@ def main(argv: list[str]) -> int:
     ran |= {m.key: previous[m.key] for m in kept}
     results = [ran.get(m.key) or Result(m, EQUIVALENT, reason=equivalent[m.key].reason) for m in chosen]
     wall, cpu = time.monotonic() - wall, _cpu_all() - cpu
+    if args.output:
+        meta = {"command": "python -m benchmarks --mutate " + " ".join(argv), "seed": args.seed,
+                "sample": len(chosen), "real_seconds": round(wall), "cpu_seconds": round(cpu)}
+        if args.recheck:
+            old = load_results(args.recheck)
+            meta["rechecked"] = {k: old.get(k) for k in ("command", "real_seconds", "cpu_seconds")}
+        args.output.write_text(to_json(results, meta))
+        print(f"wrote {args.output}")
     counts = Counter(r.status for r in results)
     print("\n" + ", ".join(f"{counts[s]} {s}" for s in STATUSES))
     by_op = Counter((r.mutant.operator, r.status) for r in results)
@@ -109,12 +117,4 @@ def main(argv: list[str]) -> int:
         print("\nsurvived:")
         print("\n".join(f"  {r.mutant}\n    {r.mutant.mutated or '(deleted)'}" for r in survivors))
     print(f"\ntime: {wall:.0f} s real, {cpu:.0f} s CPU ({args.jobs} jobs)")
-    if args.output:
-        if args.recheck:
-            old = load_results(args.recheck)
-            wall, cpu = wall + old.get("real_seconds", 0), cpu + old.get("cpu_seconds", 0)
-        meta = {"command": "python -m benchmarks --mutate " + " ".join(argv), "seed": args.seed,
-                "sample": len(chosen), "real_seconds": round(wall), "cpu_seconds": round(cpu)}
-        args.output.write_text(to_json(results, meta))
-        print(f"wrote {args.output}")
     return 0
