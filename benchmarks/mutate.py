@@ -12,6 +12,7 @@ per-file scores of docs/coverage.md are read from docs/mutation.json).
 from __future__ import annotations
 
 import argparse
+import json
 import fnmatch
 import resource
 import sys
@@ -22,7 +23,7 @@ from pathlib import Path
 from pyclingo_bridge.errors import LookbackError
 from pyclingo_bridge.mutation import OPERATORS, all_mutants, equivalents_file, load_equivalents, sample
 from pyclingo_bridge.mutation_run import (BROKE, EQUIVALENT, KILLED, STATUSES, SURVIVED, Result, baselines,
-                                          run_mutants, to_json)
+                                          row_json, run_mutants, to_json)
 from pyclingo_bridge.mutation_score import load_results, scores, score_table, stale_files
 
 DEFAULT_SAMPLE, DEFAULT_SEED = 300, 25
@@ -49,6 +50,18 @@ def recorded(path: Path, chosen: list) -> dict:
     return out
 
 
+def resumed(journal: Path, chosen: list) -> dict:
+    """The mutants an interrupted run classified, by key (the lines of its journal)."""
+    by_key = {m.key: m for m in chosen}
+    out = {}
+    for line in journal.read_text().splitlines():
+        row = json.loads(line)
+        key = (row["file"], row["operator"], row["original"], row["mutated"])
+        if key in by_key:
+            out[key] = Result(by_key[key], row["status"], row["run"], row["why"], row["runs"], row["seconds"])
+    return out
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks --mutate", description=__doc__.split("\n\n")[1])
     ap.add_argument("--sample", type=int, default=DEFAULT_SAMPLE, help=f"mutants drawn (default {DEFAULT_SAMPLE})")
@@ -60,6 +73,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--output", type=Path, help="write the results as JSON (docs/mutation.json)")
     ap.add_argument("--equivalents", type=Path, default=equivalents_file(),
                     help="the reviewed equivalent mutants (default benchmarks/equivalent_mutants.toml)")
+    ap.add_argument("--resume", action="store_true",
+                    help="keep the mutants an interrupted run with the same --output already classified "
+                         "(OUTPUT.partial.jsonl, written as the run goes) and run the others")
     ap.add_argument("--recheck", type=Path, metavar="JSON",
                     help="keep the killed and broken mutants of an earlier run's results (same sample, rule "
                          "files unchanged) and run only the others again, e.g. after adding scenarios")
@@ -78,9 +94,17 @@ def main(argv: list[str]) -> int:
     todo = [m for m in chosen if m.key not in equivalent]
     previous = recorded(args.recheck, chosen) if args.recheck else {}
     kept = [m for m in todo if m.key in previous and previous[m.key].status in (KILLED, BROKE)]
-    todo = [m for m in todo if m not in kept]
     if args.recheck:
-        print(f"{len(kept)} mutants killed or broken in {args.recheck} are kept; {len(todo)} are run again")
+        print(f"{len(kept)} mutants killed or broken in {args.recheck} are kept; {len(todo) - len(kept)} are run again")
+    journal = args.output.with_suffix(".partial.jsonl") if args.output else None
+    if args.resume and journal and journal.is_file():
+        done = resumed(journal, chosen)
+        previous |= done
+        kept += [m for m in todo if m.key in done and m not in kept]
+        print(f"{len(done)} mutants already run ({journal}) are kept")
+    elif journal:
+        journal.write_text("")
+    todo = [m for m in todo if m not in kept]
     print(f"{len(every)} mutants of the rule files; sample of {len(chosen)} (seed {args.seed}), "
           f"{len(chosen) - len(todo)} reviewed equivalent; {args.jobs} at a time", flush=True)
     runs = baselines(args.jobs)
@@ -88,6 +112,9 @@ def main(argv: list[str]) -> int:
           f"({sum(r.seconds for r in runs):.0f} s CPU)", flush=True)
 
     def progress(done: int, total: int, r: Result) -> None:
+        if journal:
+            with journal.open("a") as out:
+                out.write(row_json(r) + "\n")
         if r.status not in (KILLED, BROKE):
             print(f"  [{done}/{total}] {r.status}: {r.mutant} ({r.runs} runs, {r.seconds:.0f} s) {r.why}", flush=True)
         elif done % 25 == 0:

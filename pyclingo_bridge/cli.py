@@ -406,11 +406,14 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
 @click.option("--check", "check_only", is_flag=True, help="Only check that OUTPUT is up to date (exit 1 if not).")
 @click.option("--timeout", type=click.FloatRange(min=0), default=RUN_TIMEOUT, show_default=True, metavar="S",
               help="Seconds for each run of a scenario (a run cut short exercises nothing).")
+@click.option("--mutation", type=click.Path(dir_okay=False), default="docs/mutation.json", show_default=True,
+              help="The results of a mutation run (python -m benchmarks --mutate --output ...), for the "
+                   "scores of each rule file.")
 @_interruptible
-def coverage_command(output: str, check_only: bool, timeout: float) -> None:
+def coverage_command(output: str, check_only: bool, timeout: float, mutation: str) -> None:
     """Write the CR coverage report: every rule the encodings cite, where, and the bundled scenarios
-    (under each edition) that exercise it."""
-    text, missing = bundled_report(timeout)
+    (under each edition) that exercise it; then each rule file's mutation score (pinned)."""
+    text, missing = bundled_report(timeout, Path(mutation))
     path = Path(output)
     try:
         if check_only:

@@ -25,6 +25,7 @@ import re
 import tomllib
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -200,14 +201,18 @@ def mutants_of(path: Path, stmt: ast.AST, asp: Path) -> Iterator[Mutant]:
 
 def all_mutants(asp: Path | None = None) -> list[Mutant]:
     """Every single mutant of every rule file, in file and statement order (duplicates once)."""
-    asp = asp or resources.asp_dir()
+    return list(_all_mutants(asp or resources.asp_dir(), tuple(p.stat().st_mtime_ns for p in rule_files(asp))))
+
+
+@cache
+def _all_mutants(asp: Path, _stamps: tuple[int, ...]) -> tuple[Mutant, ...]:
     seen: dict[tuple, Mutant] = {}
     for path in rule_files(asp):
         for stmt in rules_of(path):
             for m in mutants_of(path, stmt, asp):
                 if m.mutated != m.original:
                     seen.setdefault((m.file, m.line, m.operator, m.mutated), m)
-    return list(seen.values())
+    return tuple(seen.values())
 
 
 def sample(mutants: list[Mutant], size: int, seed: int) -> list[Mutant]:

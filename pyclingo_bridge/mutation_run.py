@@ -313,12 +313,19 @@ def file_hashes() -> dict[str, str]:
     return {str(p.relative_to(asp)): hashlib.sha256(p.read_bytes()).hexdigest() for p in rule_files(asp)}
 
 
+def _row(r: Result) -> dict:
+    row = asdict(r.mutant) | {"status": r.status, "run": r.run, "why": r.why, "runs": r.runs,
+                               "seconds": round(r.seconds, 2)}
+    if r.reason:
+        row["reason"] = r.reason
+    return row
+
+
+def row_json(r: Result) -> str:
+    """One result as one line of JSON (the journal of a run in progress)."""
+    return json.dumps(_row(r))
+
+
 def to_json(results: list[Result], meta: dict) -> str:
-    rows = []
-    for r in results:
-        row = asdict(r.mutant) | {"status": r.status, "run": r.run, "why": r.why, "runs": r.runs,
-                                   "seconds": round(r.seconds, 2)}
-        if r.reason:
-            row["reason"] = r.reason
-        rows.append(row)
+    rows = [_row(r) for r in results]
     return json.dumps(meta | {"files": file_hashes(), "mutants": rows}, indent=1) + "\n"
