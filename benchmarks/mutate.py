@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pyclingo_bridge.errors import LookbackError
 from pyclingo_bridge.mutation import OPERATORS, all_mutants, equivalents_file, load_equivalents, sample
-from pyclingo_bridge.mutation_run import (BROKE, EQUIVALENT, KILLED, STATUSES, SURVIVED, Result, baselines,
+from pyclingo_bridge.mutation_run import (BROKE, EQUIVALENT, KILLED, NOT_RUN, STATUSES, SURVIVED, Result, baselines,
                                           row_json, run_mutants, to_json)
 from pyclingo_bridge.mutation_score import load_results, scores, score_table, stale_files
 
@@ -76,6 +76,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--resume", action="store_true",
                     help="keep the mutants an interrupted run with the same --output already classified "
                          "(OUTPUT.partial.jsonl, written as the run goes) and run the others")
+    ap.add_argument("--partial", action="store_true",
+                    help="with --resume: run nothing, write OUTPUT from the journal of an unfinished run "
+                         "(the mutants it did not reach are marked 'not run')")
     ap.add_argument("--recheck", type=Path, metavar="JSON",
                     help="keep the killed and broken mutants of an earlier run's results (same sample, rule "
                          "files unchanged) and run only the others again, e.g. after adding scenarios")
@@ -105,9 +108,12 @@ def main(argv: list[str]) -> int:
     elif journal:
         journal.write_text("")
     todo = [m for m in todo if m not in kept]
+    if args.partial:
+        previous |= {m.key: Result(m, NOT_RUN) for m in todo}
+        kept, todo = kept + todo, []
     print(f"{len(every)} mutants of the rule files; sample of {len(chosen)} (seed {args.seed}), "
           f"{len(chosen) - len(todo)} reviewed equivalent; {args.jobs} at a time", flush=True)
-    runs = baselines(args.jobs)
+    runs = baselines(args.jobs) if todo else []
     print(f"baseline: {sum(r.passed for r in runs)} of {len(runs)} runs pass "
           f"({sum(r.seconds for r in runs):.0f} s CPU)", flush=True)
 

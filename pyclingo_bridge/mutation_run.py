@@ -41,7 +41,7 @@ from .engine import TIMEOUT, solve
 from .errors import LookbackError
 from .expect import FAIL, evaluate
 from .mutation import Mutant, apply, rule_files, rules_of
-from .mutation_score import BROKE, COLUMNS, EQUIVALENT, KILLED, SURVIVED, TIMED_OUT
+from .mutation_score import BROKE, COLUMNS, EQUIVALENT, KILLED, NOT_RUN, SURVIVED, TIMED_OUT
 from .run_errors import run_error
 from .scenario import Scenario, load_scenario
 

@@ -18,7 +18,9 @@ from pathlib import Path
 from . import resources
 
 KILLED, SURVIVED, TIMED_OUT, BROKE, EQUIVALENT = "killed", "survived", "timeout", "broke", "equivalent"
-COLUMNS = (KILLED, SURVIVED, TIMED_OUT, BROKE, EQUIVALENT)
+#: a mutant of the sample an unfinished run did not reach (benchmarks --mutate --resume --partial)
+NOT_RUN = "not run"
+COLUMNS = (KILLED, SURVIVED, TIMED_OUT, BROKE, EQUIVALENT, NOT_RUN)
 
 
 def score(counts: Counter) -> float | None:
@@ -90,6 +92,9 @@ def section(results: dict | None, exercised: dict[str, str]) -> list[str]:
         f"Run: `{results.get('command', '')}`: {results.get('sample', len(rows))} mutants (seed "
         f"{results.get('seed')}), {results.get('real_seconds')} s real, {results.get('cpu_seconds')} s CPU.", "",
     ]
+    if table.get("all", Counter())[NOT_RUN]:
+        lines += [f"**Partial run**: {table['all'][NOT_RUN]} mutants of the sample were not reached; "
+                  "the scores are of the mutants run (`--resume` goes on with the others).", ""]
     lines += score_table(table, exercised, stale_files(results)) + [""]
     survivors = [r for r in rows if r["status"] in (SURVIVED, TIMED_OUT)]
     if survivors:

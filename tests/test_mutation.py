@@ -154,9 +154,12 @@ def test_scores_and_the_coverage_section() -> None:
              "mutated": "", "status": s} for s in ("killed", "survived")]
     text = "\n".join(section({"command": "c", "seed": 1, "sample": 2, "real_seconds": 3, "cpu_seconds": 4,
                               "files": {"core/phasing.lp": "0"}, "mutants": rows}, {"core/phasing.lp": "3 of 4"}))
-    assert "| core/phasing.lp *(changed since the run)* | 3 of 4 | 1 | 1 | 0 | 0 | 0 | 50% |" in text
+    assert "| core/phasing.lp *(changed since the run)* | 3 of 4 | 1 | 1 | 0 | 0 | 0 | 0 | 50% |" in text
     assert "- survived: `core/phasing.lp:1` delete_rule: `deleted: a.`" in text
     assert "No mutation run is recorded" in "\n".join(section(None, {}))
+    partial = rows + [dict(rows[0], status="not run")]
+    text = "\n".join(section({"files": {}, "mutants": partial}, {}))
+    assert "**Partial run**: 1 mutants of the sample were not reached" in text
 
 
 def test_the_recorded_run_meets_the_targets() -> None:
@@ -167,6 +170,10 @@ def test_the_recorded_run_meets_the_targets() -> None:
     results = load_results(ROOT / "docs" / "mutation.json")
     assert results is not None and results["sample"] >= 300
     rows = results["mutants"]
+    unrun = sum(r["status"] == "not run" for r in rows)
+    if unrun:
+        pytest.skip(f"the recorded run is partial: {unrun} of {len(rows)} mutants not run "
+                    "(python -m benchmarks --mutate --resume --output docs/mutation.json)")
     flips = [r for r in rows if r["operator"] == "edition_flip"]
     assert flips and all(r["status"] == "killed" for r in flips), [r for r in flips if r["status"] != "killed"]
     assert score(Counter(r["status"] for r in rows)) >= 0.95
