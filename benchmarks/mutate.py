@@ -75,7 +75,7 @@ def main(argv: list[str]) -> int:
                     help="the reviewed equivalent mutants (default benchmarks/equivalent_mutants.toml)")
     ap.add_argument("--resume", action="store_true",
                     help="keep the mutants an interrupted run with the same --output already classified "
-                         "(OUTPUT.partial.jsonl, written as the run goes) and run the others")
+                         "(OUTPUT.partial.jsonl, written as the run goes, or OUTPUT itself) and run the others")
     ap.add_argument("--partial", action="store_true",
                     help="with --resume: run nothing, write OUTPUT from the journal of an unfinished run "
                          "(the mutants it did not reach are marked 'not run')")
@@ -100,11 +100,14 @@ def main(argv: list[str]) -> int:
     if args.recheck:
         print(f"{len(kept)} mutants killed or broken in {args.recheck} are kept; {len(todo) - len(kept)} are run again")
     journal = args.output.with_suffix(".partial.jsonl") if args.output else None
-    if args.resume and journal and journal.is_file():
-        done = resumed(journal, chosen)
+    if args.resume and journal and (journal.is_file() or args.output.is_file()):
+        done = resumed(journal, chosen) if journal.is_file() else \
+            {k: r for k, r in recorded(args.output, chosen).items() if r.status != NOT_RUN}
+        if not journal.is_file():
+            journal.write_text("".join(row_json(r) + "\n" for r in done.values()))
         previous |= done
         kept += [m for m in todo if m.key in done and m not in kept]
-        print(f"{len(done)} mutants already run ({journal}) are kept")
+        print(f"{len(done)} mutants already run are kept")
     elif journal:
         journal.write_text("")
     todo = [m for m in todo if m not in kept]
