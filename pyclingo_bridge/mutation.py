@@ -33,7 +33,7 @@ import clingo.ast as ast
 from clingo import Number
 
 from . import resources
-from .errors import Location, ScenarioError
+from .errors import Location, LookbackError
 
 #: the folders of asp/ that hold the rules of the game (cards are data, checks are the harness)
 RULE_FOLDERS = ("core", "triggers", "keywords", "editions")
@@ -254,6 +254,10 @@ def apply(mutant: Mutant, text: str) -> str:
 
 # --- equivalent mutants: reviewed data ------------------------------------------------
 
+class EquivalentsError(LookbackError):
+    """An entry of the equivalent-mutant file is malformed or no longer matches the rule files."""
+
+
 @dataclass(frozen=True)
 class Equivalent:
     """A reviewed entry: the mutant cannot change an answer, and why."""
@@ -276,15 +280,15 @@ def equivalents_file() -> Path:
 
 def load_equivalents(path: Path, mutants: list[Mutant]) -> dict[tuple, Equivalent]:
     """The entries of an equivalent-mutant file, each checked against the current rule files:
-    an entry that no longer matches a mutant of a statement is refused (ScenarioError, with
+    an entry that no longer matches a mutant of a statement is refused (EquivalentsError, with
     the entry's line), as is an entry without a reason."""
     try:
         text = path.read_text()
         data = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as exc:
-        raise ScenarioError(Location(str(path)), f"cannot read: {exc}") from exc
+        raise EquivalentsError(Location(str(path)), f"cannot read: {exc}") from exc
     except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(Location(str(path), getattr(exc, "lineno", 1), getattr(exc, "colno", 1)),
+        raise EquivalentsError(Location(str(path), getattr(exc, "lineno", 1), getattr(exc, "colno", 1)),
                             f"not TOML: {exc.msg if hasattr(exc, 'msg') else exc}") from exc
     starts = [n for n, line in enumerate(text.splitlines(), 1) if line.strip() == "[[mutant]]"]
     known = {m.key for m in mutants}
@@ -294,15 +298,15 @@ def load_equivalents(path: Path, mutants: list[Mutant]) -> dict[tuple, Equivalen
         where = Location(str(path), starts[i] if i < len(starts) else 1, 1)
         missing = [k for k in ("file", "operator", "statement", "mutated", "reason") if not isinstance(entry.get(k), str)]
         if missing:
-            raise ScenarioError(where, "an equivalent mutant needs " + ", ".join(missing))
+            raise EquivalentsError(where, "an equivalent mutant needs " + ", ".join(missing))
         if not entry["reason"].strip():
-            raise ScenarioError(where, "an equivalent mutant needs the reason it cannot change an answer")
+            raise EquivalentsError(where, "an equivalent mutant needs the reason it cannot change an answer")
         eq = Equivalent(entry["file"], entry["operator"], entry["statement"], entry["mutated"],
                         entry["reason"], where)
         if (eq.file, eq.statement) not in statements:
-            raise ScenarioError(where, f"no statement of asp/{eq.file} reads {eq.statement} (the rule changed: "
+            raise EquivalentsError(where, f"no statement of asp/{eq.file} reads {eq.statement} (the rule changed: "
                                 "review the entry again)")
         if eq.key not in known:
-            raise ScenarioError(where, f"the statement has no {eq.operator} mutant {eq.mutated!r}")
+            raise EquivalentsError(where, f"the statement has no {eq.operator} mutant {eq.mutated!r}")
         out[eq.key] = eq
     return out

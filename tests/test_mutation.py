@@ -17,7 +17,6 @@ import pytest
 from pyclingo_bridge import mutation as mut
 from pyclingo_bridge import mutation_run as run
 from pyclingo_bridge import resources
-from pyclingo_bridge.errors import ScenarioError
 from pyclingo_bridge.mutation_score import score, scores, section
 
 ROOT = Path(__file__).parents[1]
@@ -103,16 +102,16 @@ def test_equivalent_mutants_are_checked_against_the_rules(tmp_path) -> None:
     path.write_text("# reviewed\n" + _entry(m.file, m.operator, m.original, m.mutated, "because"))
     assert list(mut.load_equivalents(path, every)) == [m.key]
     path.write_text("# reviewed\n\n" + _entry(m.file, m.operator, m.original + " ", m.mutated, "because"))
-    with pytest.raises(ScenarioError, match=r"eq.toml:3:1: no statement of asp/.* reads"):
+    with pytest.raises(mut.EquivalentsError, match=r"eq.toml:3:1: no statement of asp/.* reads"):
         mut.load_equivalents(path, every)
     path.write_text(_entry(m.file, m.operator, m.original, "x.", "because"))
-    with pytest.raises(ScenarioError, match=r"eq.toml:1:1: the statement has no"):
+    with pytest.raises(mut.EquivalentsError, match=r"eq.toml:1:1: the statement has no"):
         mut.load_equivalents(path, every)
     path.write_text(_entry(m.file, m.operator, m.original, m.mutated, " "))
-    with pytest.raises(ScenarioError, match="needs the reason"):
+    with pytest.raises(mut.EquivalentsError, match="needs the reason"):
         mut.load_equivalents(path, every)
     path.write_text("[[mutant]\n")
-    with pytest.raises(ScenarioError, match=r"eq.toml:1:\d+: not TOML"):
+    with pytest.raises(mut.EquivalentsError, match=r"eq.toml:1:\d+: not TOML"):
         mut.load_equivalents(path, every)
 
 
