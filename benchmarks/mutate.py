@@ -115,7 +115,8 @@ def main(argv: list[str]) -> int:
         previous |= {m.key: Result(m, NOT_RUN) for m in todo}
         kept, todo = kept + todo, []
     print(f"{len(every)} mutants of the rule files; sample of {len(chosen)} (seed {args.seed}), "
-          f"{len(chosen) - len(todo)} reviewed equivalent; {args.jobs} at a time", flush=True)
+          f"{sum(m.key in equivalent for m in chosen)} reviewed equivalent, {len(todo)} to run, "
+          f"{args.jobs} at a time", flush=True)
     runs = baselines(args.jobs) if todo else []
     print(f"baseline: {sum(r.passed for r in runs)} of {len(runs)} runs pass "
           f"({sum(r.seconds for r in runs):.0f} s CPU)", flush=True)
