@@ -135,7 +135,9 @@ def main(argv: list[str]) -> int:
     results = [ran.get(m.key) or Result(m, EQUIVALENT, reason=equivalent[m.key].reason) for m in chosen]
     wall, cpu = time.monotonic() - wall, _cpu_all() - cpu
     if args.output:
-        meta = {"command": "python -m benchmarks --mutate " + " ".join(argv), "seed": args.seed,
+        command = " ".join(["python -m benchmarks --mutate", f"--sample {args.sample} --seed {args.seed}"]
+                           + [f"--only '{o}'" for o in args.only] + [f"--operator {o}" for o in args.operator or []])
+        meta = {"command": command, "seed": args.seed,
                 "sample": len(chosen), "real_seconds": round(wall), "cpu_seconds": round(cpu)}
         if args.recheck:
             old = load_results(args.recheck)

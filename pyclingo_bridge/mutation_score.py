@@ -90,7 +90,8 @@ def section(results: dict | None, exercised: dict[str, str]) -> list[str]:
         "survived + timeout); mutants that break the program and reviewed equivalent mutants "
         "(benchmarks/equivalent_mutants.toml) are left out.", "",
         f"Run: `{results.get('command', '')}`: {results.get('sample', len(rows))} mutants (seed "
-        f"{results.get('seed')}), {results.get('real_seconds')} s real, {results.get('cpu_seconds')} s CPU.", "",
+        f"{results.get('seed')})" + ("." if table.get("all", Counter())[NOT_RUN] else
+                                     f", {results.get('real_seconds')} s real, {results.get('cpu_seconds')} s CPU."), "",
     ]
     if table.get("all", Counter())[NOT_RUN]:
         lines += [f"**Partial run**: {table['all'][NOT_RUN]} mutants of the sample were not reached; "
