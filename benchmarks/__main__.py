@@ -1,6 +1,7 @@
 """python -m benchmarks [--quick] [--json] [--family NAME ...] [--size NAME:K=V,K=V ...]
                         [--timeout S] [--docs PATH] [--only bridge|families] [--reps N]
 python -m benchmarks --profile NAME:K=V,K=V ... [--top N] [--json]
+python -m benchmarks --mutate [--sample N] [--seed S] [--jobs J] [--output PATH]  (benchmarks/mutate.py)
 
 Prints one row per family and size: ground atoms and rules, grounding and
 solving time, answer sets, peak memory (ru_maxrss of the measuring process);
@@ -368,6 +369,10 @@ def _sizes(ap: argparse.ArgumentParser, specs: list[str]) -> list[tuple[str, dic
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--mutate" in argv:
+        from .mutate import main as mutate
+        return mutate([a for a in argv if a != "--mutate"])
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="small sizes only (seconds)")
     ap.add_argument("--json", action="store_true", help="print the report as JSON")

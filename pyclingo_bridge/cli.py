@@ -521,14 +521,19 @@ def _write_new(path: Path, text: str) -> None:
 @click.option("--check", "check_only", is_flag=True, help="Only check that the report is up to date (exit 1 if not).")
 @click.option("--timeout", type=click.FloatRange(min=0), default=RUN_TIMEOUT, show_default=True, metavar="S",
               help="Seconds for each run of a scenario (a run cut short exercises nothing).")
+@click.option("--mutation", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="The results of a mutation run (python -m benchmarks --mutate --output ...), for the "
+                   "scores of each rule file (default: docs/mutation.json of the source checkout).")
 @_interruptible
-def coverage_command(output: str | None, check_only: bool, timeout: float) -> None:
+def coverage_command(output: str | None, check_only: bool, timeout: float, mutation: str | None) -> None:
     """Write the CR coverage report: every rule the encodings cite, where, and the bundled scenarios
-    (under each edition) that exercise it."""
+    (under each edition) that exercise it; then each rule file's mutation score (pinned)."""
     path = _coverage_output(output)
     if not check_only and path.is_symlink():  # said before the scenarios are run, and again as it is written
         _bad_input(f"{path}: a symbolic link: the report is never written through one (give another --output)")
-    text, missing = bundled_report(timeout)
+    root = resources.checkout_root()
+    results = Path(mutation) if mutation is not None else root / "docs" / "mutation.json" if root else None
+    text, missing = bundled_report(timeout, results)
     try:
         if check_only:
             if not path.is_file() or path.read_text() != text:

@@ -327,7 +327,28 @@ def report(cites: tuple[Citation, ...], runs: tuple[Exercise, ...]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def bundled_report(timeout: float = RUN_TIMEOUT) -> tuple[str, list[str]]:
-    """docs/coverage.md for the bundled scenarios, and the cited rules none of them exercises."""
+def exercised_per_file(table: dict[str, dict[Citation, list[Exercise]]]) -> dict[str, str]:
+    """Rule file -> "exercised of cited" citations (for the mutation scores beside them)."""
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for cites_of_rule in table.values():
+        for c, used in cites_of_rule.items():
+            counts[c.file][0] += bool(used)
+            counts[c.file][1] += 1
+    return {f: f"{used} of {cited}" for f, (used, cited) in counts.items()}
+
+
+def bundled_report(timeout: float = RUN_TIMEOUT, mutation: Path | None = None) -> tuple[str, list[str]]:
+    """docs/coverage.md for the bundled scenarios, and the cited rules none of them exercises;
+    with the mutation scores of a mutation run's results (docs/mutation.json) when given."""
     cites, runs = citations(), bundled_exercises(timeout)
-    return report(cites, runs), not_exercised(coverage(cites, runs))
+    return report_with_scores(cites, runs, mutation), not_exercised(coverage(cites, runs))
+
+
+def report_with_scores(cites: tuple[Citation, ...], runs: tuple[Exercise, ...], mutation: Path | None) -> str:
+    """report(), then the mutation scores of each rule file from a mutation run's results."""
+    from .mutation_score import load_results, section
+
+    text = report(cites, runs)
+    if mutation is None:
+        return text
+    return text + "\n" + "\n".join(section(load_results(mutation), exercised_per_file(coverage(cites, runs))))

@@ -14,6 +14,7 @@ Ctrl-C (KeyboardInterrupt: the search is cancelled, then the interrupt goes on).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import NamedTuple
 
 from clingo import Control, Model, Symbol
@@ -115,15 +116,14 @@ class _Solver:
     """One grounding at one horizon; collects models under a model and time budget."""
 
     def __init__(self, scenario: Scenario, edition: str | None, horizon: int, extra_encoding: str | None,
-                 options: tuple[str, ...] = ()):
+                 options: tuple[str, ...] = (), main: Path | None = None):
         self.messages: list[str] = []
         args = ["--warn=all", "-c", f"horizon={horizon}", *options]
         if edition is not None:
             args += ["-c", f"edition={edition}"]
         self.ctl = Control(args, logger=lambda _code, text: self.messages.append(text), message_limit=100)
-        main = resources.main_encoding()
         try:
-            resources.load(self.ctl, scenario.card_files)
+            resources.load(self.ctl, scenario.card_files, main=main)
             self.ctl.add("base", [], scenario.program)
             if extra_encoding is not None:
                 self.ctl.add("base", [], extra_encoding)
@@ -162,22 +162,25 @@ class _Solver:
 
 def solve(scenario: Scenario, *, edition: str | None = None, horizon: int | None = None,
           max_models: int = 0, timeout: float | None = None, extra_encoding: str | None = None,
-          brave: bool = False, options: tuple[str, ...] = ()) -> Run:
+          brave: bool = False, options: tuple[str, ...] = (), main: Path | None = None) -> Run:
     """All answer sets of the scenario (or the first max_models), within timeout seconds.
 
     edition overrides the scenario's edition; horizon fixes the horizon instead of
     growing it; extra_encoding is added to the encodings (for tests); brave keeps
     every atom true in some answer set in Run.brave (for the coverage report); options are
-    extra clingo options (e.g. `-c token_rounds=2`).
+    extra clingo options (e.g. `-c token_rounds=2`); main is another root encoding to ground
+    instead of the packaged one (a mutant of the encodings, mutation.py).
     """
     return solve_keeping_control(scenario, edition=edition, horizon=horizon, max_models=max_models,
-                                 timeout=timeout, extra_encoding=extra_encoding, brave=brave, options=options)[0]
+                                 timeout=timeout, extra_encoding=extra_encoding, brave=brave, options=options,
+                                 main=main)[0]
 
 
 def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, horizon: int | None = None,
                           max_models: int = 0, timeout: float | None = None,
                           extra_encoding: str | None = None, brave: bool = False,
-                          options: tuple[str, ...] = (), project: bool = False) -> tuple[Run, Control]:
+                          options: tuple[str, ...] = (), project: bool = False,
+                          main: Path | None = None) -> tuple[Run, Control]:
     """solve(), and the grounded Control of the final horizon for further solving.
 
     options are extra clingo options (e.g. `-c identical_orders=one`); project
@@ -186,7 +189,7 @@ def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, hor
     deadline = None if timeout is None else time.monotonic() + timeout
     current = horizon if horizon is not None else initial_horizon(scenario)
     while True:
-        solver = _Solver(scenario, edition, current, extra_encoding, options)
+        solver = _Solver(scenario, edition, current, extra_encoding, options, main)
         atoms: set[Symbol] | None = set() if brave else None
         models, exhausted, cut_short = solver.solve(max_models, deadline, atoms, project)
         if horizon is not None or not any(_unfinished(m) for m in models) or cut_short == TIMEOUT \

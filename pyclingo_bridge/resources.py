@@ -116,9 +116,9 @@ def parse_alone(path: Path, callback: Callable[[ast.AST], None], logger=None) ->
     ast.parse_string(prescan.blank_includes(text), callback, logger=logger)
 
 
-def load(ctl, card_files: Iterable[Path] | None = None) -> None:
+def load(ctl, card_files: Iterable[Path] | None = None, main: Path | None = None) -> None:
     """Load every encoding file into a clingo Control by its absolute path (see encoding_files)."""
-    for path in encoding_files(card_files):
+    for path in encoding_files(card_files, main):
         ctl.load(str(path))
 
 

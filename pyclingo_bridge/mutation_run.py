@@ -1,0 +1,331 @@
+"""Run mutants of the rule files against the bundled scenarios under both editions.
+
+A mutant is
+* broke    when the mutated encodings alone do not ground cleanly (a syntax error, an unsafe
+           variable, an atom no rule defines: every clingo message is an error, engine.py);
+* killed   when some bundled scenario that passes on the real encodings fails under the
+           mutant (an expectation fails, the run errs, or it has no answer set);
+* timeout  when no run fails but some run, or the whole mutant, ran out of time or memory;
+* survived when every run passes;
+* equivalent when a reviewed entry of benchmarks/equivalent_mutants.toml says it cannot change
+           an answer (it is not run).
+
+Speed: the runs go in an order that puts first the runs that exercise the mutated statement
+(an atom its head derives is true in some answer set of the run on the real encodings, as in
+coverage.py) and stops at the first failing run. Each run is solved at the horizon the real
+encodings needed; only when the mutant leaves the game unfinished there is the horizon grown as
+`lookback check` does. Each mutant runs in a forked child process (the scenarios are loaded once,
+before), on a private copy of asp/ with the mutated file, grounded in-process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import resource
+import shutil
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+
+import clingo.ast as ast
+from clingo import Control, Symbol, SymbolType
+
+from . import resources
+from .coverage import EDITIONS, matches, witnesses
+from .engine import TIMEOUT, solve
+from .errors import LookbackError
+from .expect import FAIL, evaluate
+from .mutation import Mutant, apply, rule_files, rules_of
+from .mutation_score import BROKE, COLUMNS, EQUIVALENT, KILLED, NOT_RUN, SURVIVED, TIMED_OUT
+from .run_errors import run_error
+from .scenario import Scenario, load_scenario
+
+STATUSES = COLUMNS
+#: a run of a mutant may take this many times the real run's time, and at least MIN_RUN_SECONDS
+RUN_FACTOR, MIN_RUN_SECONDS = 10.0, 10.0
+#: the most a whole mutant may take, and the memory of its process
+MUTANT_SECONDS, MUTANT_MEMORY = 900.0, 4 << 30
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A bundled scenario under an edition, on the real encodings: whether it passes, the horizon
+    it needed, its CPU seconds, and the statements (file, line) it exercises."""
+
+    scenario: str
+    edition: str
+    passed: bool
+    horizon: int
+    seconds: float
+    exercised: frozenset[tuple[str, int]]
+
+
+@cache
+def _statement_witnesses() -> tuple[tuple[tuple[str, int], tuple], ...]:
+    asp = resources.asp_dir()
+    out = []
+    for path in rule_files(asp):
+        for stmt in rules_of(path):
+            key = (str(path.relative_to(asp)), stmt.location.begin.line)
+            out.append((key, _constants(stmt) if not stmt.body else (), tuple(witnesses(stmt))))
+    return tuple(out)
+
+
+def _constants(stmt: ast.AST) -> frozenset[str]:
+    """The constants of a fact's head (an edition-table row: which kind of event it is about)."""
+    found = set()
+
+    def walk(node: ast.AST) -> None:
+        if node.ast_type == ast.ASTType.SymbolicTerm and node.symbol.type == SymbolType.Function \
+                and not node.symbol.arguments:
+            found.add(node.symbol.name)
+        for key in node.child_keys:
+            child = getattr(node, key)
+            for c in (child if isinstance(child, (list, ast.ASTSequence)) else [child] if child else []):
+                walk(c)
+
+    walk(stmt.head)
+    return frozenset(found)
+
+
+def _exercised(atoms: frozenset[Symbol], edition: str) -> frozenset[tuple[str, int]]:
+    """The statements a run exercises: a rule whose head matches a true atom; a fact (true in every
+    run) when the run is under its edition and its constants occur in the atoms the run derives."""
+    by_name: dict[str, list[Symbol]] = {}
+    names: set[str] = set()
+
+    def constants(sym: Symbol) -> None:
+        if sym.type == SymbolType.Function:
+            if not sym.arguments:
+                names.add(sym.name)
+            for a in sym.arguments:
+                constants(a)
+
+    for a in atoms:
+        if a.type == SymbolType.Function:
+            by_name.setdefault(a.name, []).append(a)
+            if not a.name.startswith("looks_"):
+                constants(a)
+    out = set()
+    for key, consts, shown in _statement_witnesses():
+        if consts:
+            eds = {e for e in EDITIONS if e in consts}
+            if (not eds or edition in eds) and consts - set(EDITIONS) <= names:
+                out.add(key)
+        elif any(all(any(matches(p, a) for a in by_name.get(_head_name(p), ())) for p in w) for w in shown):
+            out.add(key)
+    return frozenset(out)
+
+
+def _head_name(pattern: ast.AST) -> str:
+    if pattern.ast_type == ast.ASTType.Function:
+        return pattern.name
+    if pattern.ast_type == ast.ASTType.SymbolicTerm and pattern.symbol.type == SymbolType.Function:
+        return pattern.symbol.name
+    return ""
+
+
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _failure(scenario: Scenario, run) -> str | None:
+    """Why a run fails (None when it passes)."""
+    error = run_error(run)
+    if error:
+        return str(error)
+    failed = [v for v in evaluate(run) if v.status == FAIL]
+    return f"{failed[0].what}: {failed[0].evidence}" if failed else None
+
+
+def baseline(job: tuple[Path, str]) -> Baseline:
+    """One bundled scenario under one edition on the real encodings."""
+    path, edition = job
+    start = _cpu()
+    try:
+        run = solve(load_scenario(path), edition=edition, brave=True, timeout=120.0)
+        why = _failure(run.scenario, run)
+    except LookbackError as exc:
+        return Baseline(path.stem, edition, False, 0, _cpu() - start, frozenset())
+    return Baseline(path.stem, edition, why is None, run.horizon, _cpu() - start,
+                    _exercised(run.brave, edition) if why is None else frozenset())
+
+
+def baselines(jobs: int) -> list[Baseline]:
+    """Every bundled scenario under every edition, jobs at a time; kept in the cache folder, keyed
+    by the text of the encodings and the scenarios (the same inputs give the same baselines)."""
+    import pickle
+    from concurrent.futures import ProcessPoolExecutor
+
+    work = [(p, e) for p in resources.bundled_scenarios() for e in EDITIONS]
+    digest = hashlib.sha256()
+    for path in sorted(resources.asp_dir().rglob("*.lp")) + [p for p, _ in work[::len(EDITIONS)]]:
+        digest.update(str(path).encode() + b"\0" + path.read_bytes())
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback" / "mutation-baselines"
+    stored = cache / (digest.hexdigest()[:32] + ".pickle")
+    if stored.is_file():
+        return pickle.loads(stored.read_bytes())
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        found = list(pool.map(baseline, work, chunksize=4))
+    cache.mkdir(parents=True, exist_ok=True)
+    stored.write_bytes(pickle.dumps(found))
+    return found
+
+
+def order_runs(mutant: Mutant, runs: list[Baseline]) -> list[Baseline]:
+    """The passing runs, those that exercise the mutated statement first, quickest first."""
+    key = (mutant.file, mutant.line)
+    return sorted((r for r in runs if r.passed), key=lambda r: (key not in r.exercised, r.seconds))
+
+
+@dataclass
+class Result:
+    """What became of one mutant: its status, the run that decided it and why, the runs tried, CPU seconds."""
+
+    mutant: Mutant
+    status: str
+    run: str = ""
+    why: str = ""
+    runs: int = 0
+    seconds: float = 0.0
+    reason: str = field(default="")
+
+
+def _messages(main: Path) -> list[str]:
+    """What clingo says about the encodings alone (no scenario), file names relative to their folder."""
+    messages: list[str] = []
+    ctl = Control(["--warn=all", "-c", "horizon=2"], logger=lambda _c, text: messages.append(text),
+                  message_limit=1000)
+    try:
+        ctl.load(str(main))
+        ctl.ground([("base", [])])
+    except RuntimeError as exc:
+        messages.append(str(exc))
+    return [" ".join(m.replace(str(main.parent) + "/", "").split()) for m in messages]
+
+
+@cache
+def _real_messages() -> frozenset[str]:
+    """The real encodings alone give a few infos (inputs only a scenario defines): not breakage."""
+    return frozenset(_messages(resources.main_encoding()))
+
+
+def _breakage(main: Path) -> str | None:
+    """The first message the mutated encodings alone give that the real ones do not (None: none)."""
+    return next((m for m in _messages(main) if m not in _real_messages()), None)
+
+
+def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario]) -> Result:
+    """Run one mutant (in the current process) against the runs, in order, up to the first failure."""
+    start = _cpu()
+    asp = resources.asp_dir()
+    with tempfile.TemporaryDirectory(prefix="lookback-mutant-") as tmp:
+        copy = Path(tmp) / "asp"
+        shutil.copytree(asp, copy)
+        target = copy / mutant.file
+        target.write_text(apply(mutant, target.read_text()))
+        main = copy / "main.lp"
+        broke = _breakage(main)
+        if broke is not None:
+            return Result(mutant, BROKE, why=broke, seconds=_cpu() - start)
+        timed_out, tried = "", 0
+        for r in order_runs(mutant, runs):
+            tried += 1
+            scenario = scenarios[r.scenario]
+            limit = max(MIN_RUN_SECONDS, RUN_FACTOR * r.seconds)
+            name = f"{r.scenario} ({r.edition})"
+            try:
+                run = solve(scenario, edition=r.edition, horizon=r.horizon, timeout=limit, main=main)
+                if any("unfinished" in texts for texts in run.texts) and run.cut_short is None:
+                    run = solve(scenario, edition=r.edition, timeout=limit, main=main)
+            except LookbackError as exc:
+                return Result(mutant, KILLED, name, " ".join(str(exc).replace(str(copy) + "/", "").split()),
+                              tried, _cpu() - start)
+            except MemoryError:
+                timed_out = timed_out or f"{name}: out of memory"
+                continue
+            if run.cut_short == TIMEOUT:
+                timed_out = timed_out or f"{name}: over {limit:.0f} s"
+                continue
+            why = _failure(scenario, run)
+            if why is not None:
+                return Result(mutant, KILLED, name, why, tried, _cpu() - start)
+        status = TIMED_OUT if timed_out else SURVIVED
+        return Result(mutant, status, timed_out.split(":")[0], timed_out, tried, _cpu() - start)
+
+
+def _child(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario], conn) -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MUTANT_MEMORY, MUTANT_MEMORY))
+    try:
+        result = check_mutant(mutant, runs, scenarios)
+    except MemoryError:
+        result = Result(mutant, TIMED_OUT, why="out of memory")
+    conn.send(result)
+    conn.close()
+
+
+def run_mutants(mutants: list[Mutant], runs: list[Baseline], jobs: int, progress=None) -> list[Result]:
+    """Every mutant in its own forked process, jobs at a time, each within MUTANT_SECONDS."""
+    ctx = multiprocessing.get_context("fork")
+    scenarios = {p.stem: load_scenario(p) for p in resources.bundled_scenarios()}
+    pending = list(enumerate(mutants))
+    active: dict[int, tuple] = {}
+    results: dict[int, Result] = {}
+    while pending or active:
+        while pending and len(active) < jobs:
+            i, m = pending.pop(0)
+            receive, send = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=_child, args=(m, runs, scenarios, send))
+            proc.start()
+            send.close()
+            active[i] = (proc, receive, time.monotonic(), m)
+        for i, (proc, receive, began, m) in list(active.items()):
+            result = None
+            if receive.poll(0.05):
+                try:
+                    result = receive.recv()
+                except EOFError:
+                    result = Result(m, TIMED_OUT, why="the run died (out of memory?)")
+            elif not proc.is_alive():
+                result = Result(m, TIMED_OUT, why=f"the run died (exit code {proc.exitcode})")
+            elif time.monotonic() - began > MUTANT_SECONDS:
+                proc.kill()
+                result = Result(m, TIMED_OUT, why=f"over {MUTANT_SECONDS:.0f} s for the mutant")
+            if result is not None:
+                proc.join()
+                receive.close()
+                del active[i]
+                results[i] = result
+                if progress:
+                    progress(len(results), len(mutants), result)
+    return [results[i] for i in range(len(mutants))]
+
+
+def file_hashes() -> dict[str, str]:
+    """sha256 of each rule file, so a report can tell that a file changed since the run."""
+    asp = resources.asp_dir()
+    return {str(p.relative_to(asp)): hashlib.sha256(p.read_bytes()).hexdigest() for p in rule_files(asp)}
+
+
+def _row(r: Result) -> dict:
+    row = asdict(r.mutant) | {"status": r.status, "run": r.run, "why": r.why, "runs": r.runs,
+                               "seconds": round(r.seconds, 2)}
+    if r.reason:
+        row["reason"] = r.reason
+    return row
+
+
+def row_json(r: Result) -> str:
+    """One result as one line of JSON (the journal of a run in progress)."""
+    return json.dumps(_row(r))
+
+
+def to_json(results: list[Result], meta: dict) -> str:
+    rows = [_row(r) for r in results]
+    return json.dumps(meta | {"files": file_hashes(), "mutants": rows}, indent=1) + "\n"
