@@ -7,7 +7,7 @@ effect/2, spell_ability/1, static/2, printed_keyword/2. What the grammar does
 not cover is never guessed: compile_card raises a CardTextError naming the
 span it did not understand (file:line:col), with the closest template the
 grammar knows; with partial=True the ability is left as a gap comment
-(GAP_MARKER) that find_gaps() reports until it is written by hand.
+(GAP_MARKER) that cards.find_gaps() reports, and card validation refuses, until it is written by hand.
 
 Parts the grammar understands but the engine does not model (keywords such as
 flying, activated abilities) are not silently dropped either: the card's
@@ -28,6 +28,7 @@ from clingo import Function, Number, Symbol, SymbolType
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedEOF, UnexpectedInput, VisitError
 
+from .cards import GAP_MARKER
 from .errors import Location
 from .oracle_layout import (CardText, CardTextError, Piece, card_id, cost_facts, pt_values, read_layout,
                             type_facts)
@@ -36,7 +37,6 @@ GRAMMAR = Path(__file__).with_name("oracle.lark")
 #: the longest ability text parsed (the longest Oracle abilities are about 600 characters)
 MAX_ABILITY = 1500
 #: opens the comment line of an ability the compiler left for the user to write (--partial)
-GAP_MARKER = "%! NOT COMPILED"
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                  "eight": 8, "nine": 9, "ten": 10}
 
@@ -1061,8 +1061,3 @@ def bundled_tokens() -> dict[TokenSpec, str]:
 def compile_text(text: str, file: str = "<text>", *, partial: bool = False) -> Compiled:
     """Compile a card given in the Oracle layout (oracle_layout.read_layout)."""
     return compile_card(read_layout(text, file), partial=partial)
-
-
-def find_gaps(text: str, file: str = "<card>") -> list[Location]:
-    """Where a card file still holds an ability the compiler left to be written by hand."""
-    return [Location(file, n, 1) for n, line in enumerate(text.splitlines(), 1) if line.startswith(GAP_MARKER)]

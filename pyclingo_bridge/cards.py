@@ -283,9 +283,21 @@ def _file_facts(name: str, text: str) -> list:
         raise CardError(error.location, error.message) from None
 
 
+#: the first words of a line that `lookback card compile --partial` left for writing by hand
+GAP_MARKER = "%! NOT COMPILED"
+
+
+def find_gaps(text: str, file: str = "<card>") -> list[Location]:
+    """Where a card file still holds an ability the compiler left to be written by hand."""
+    return [Location(file, n, 1) for n, line in enumerate(text.splitlines(), 1) if line.startswith(GAP_MARKER)]
+
+
 def _card_file_problems(name: str, text: str, card: str, known_cards: frozenset[str],
                         vocab: Vocabulary) -> tuple[list[CardError], list]:
     """(problems, facts) of one card file's text; card: the card it must define."""
+    if gaps := find_gaps(text, name):  # a compiled card is whole only once its gaps are written
+        return [CardError(gap, "an ability `lookback card compile --partial` left to be written by hand: "
+                               "write its facts and delete this line") for gap in gaps], []
     try:
         facts = _file_facts(name, text)
     except CardError as error:

@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from asp_helpers import cautious, solve
-from pyclingo_bridge.card_compiler import GAP_MARKER, closest_template, compile_text, find_gaps, templates
+from pyclingo_bridge.card_compiler import closest_template, compile_text, templates
+from pyclingo_bridge.cards import GAP_MARKER, check_card, find_gaps
 from pyclingo_bridge.oracle_layout import CardTextError
 
 
@@ -245,6 +246,13 @@ def test_partial_leaves_gaps_that_are_found() -> None:
     assert "trigger_on(ab(test_card, 2), dies, type(creature))." in compiled.text
     assert [loc.line for loc in find_gaps(compiled.text)] == [compiled.text.splitlines().index(
         next(line for line in compiled.text.splitlines() if line.startswith(GAP_MARKER))) + 1]
+    # card validation refuses the card until the gap is written by hand, at the gap's line
+    gap_line = find_gaps(compiled.text)[0].line
+    problems = check_card("test_card.lp", compiled.text)
+    assert [(p.location.line, p.location.column) for p in problems] == [(gap_line, 1)]
+    assert "left to be written by hand" in problems[0].message
+    written = compiled.text.replace(compiled.text.splitlines()[gap_line - 1] + "\n", "")
+    assert check_card("test_card.lp", written) == []
 
 
 def test_compiled_card_plays_by_the_rules() -> None:

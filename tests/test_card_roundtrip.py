@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from pyclingo_bridge import resources
-from pyclingo_bridge.card_compiler import GAP_MARKER, find_gaps
+from pyclingo_bridge.cards import GAP_MARKER, find_gaps
 from pyclingo_bridge.card_roundtrip import NO_TEXT, SAME, SAME_MODELLED, compare, facts, round_trip
 from pyclingo_bridge.cli import main
 
