@@ -41,7 +41,7 @@ from .engine import TIMEOUT, solve
 from .errors import LookbackError
 from .expect import FAIL, evaluate
 from .mutation import Mutant, apply, rule_files, rules_of
-from .mutation_score import BROKE, COLUMNS, EQUIVALENT, KILLED, NOT_RUN, SURVIVED, TIMED_OUT
+from .mutation_score import BROKE, COLUMNS, KILLED, SURVIVED, TIMED_OUT
 from .run_errors import run_error
 from .scenario import Scenario, load_scenario
 
@@ -151,7 +151,7 @@ def baseline(job: tuple[Path, str]) -> Baseline:
     try:
         run = solve(load_scenario(path), edition=edition, brave=True, timeout=120.0)
         why = _failure(run.scenario, run)
-    except LookbackError as exc:
+    except LookbackError:
         return Baseline(path.stem, edition, False, 0, _cpu() - start, frozenset())
     return Baseline(path.stem, edition, why is None, run.horizon, _cpu() - start,
                     _exercised(run.brave, edition) if why is None else frozenset())

@@ -37,7 +37,7 @@ three such bugs).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import clingo.ast as ast
@@ -46,7 +46,7 @@ from clingo import Function, Model, String, Symbol
 from . import resources
 from .coverage import tagged_blocks
 from .engine import solve_until
-from .errors import EncodingError, Location, LookbackError
+from .errors import Location, LookbackError
 from .generate import Bounds, Grounding, scenario_text, situation_atoms
 
 #: violations that are not invariants of the game (a script the game cannot perform)
