@@ -551,6 +551,11 @@ class _ToFacts(Transformer):
         return ("noun", ("type", [fn("subtype", card_id(str(c[0])))]))
 
     def target_any_of(self, meta, c):
+        if c[-1].noun == "spell" and all(d.noun == "type" and not d.type_adjectives and not d.others
+                                         for d in c[:-1]):
+            # "target instant or sorcery spell": the noun "spell" is shared, a spell of any of the
+            # types (CR 112.1)
+            c = [Desc(list(d.noun_types), "spell") for d in c[:-1]] + [c[-1]]
         filters = [d.filter(context="target") for d in c]
         if len({d.zone for d in c}) != 1:
             raise self._gap(meta, "one target in different zones")
@@ -602,6 +607,17 @@ class _ToFacts(Transformer):
 
     def counter(self, meta, c):
         return self._each("counter", c[0])
+
+    def copy_spell(self, meta, c):
+        return self._each_copy(c[0], "same_targets")
+
+    def copy_spell_new_targets(self, meta, c):
+        return self._each_copy(c[0], "new_targets")
+
+    @staticmethod
+    def _each_copy(ref, mode: str) -> list[Symbol]:
+        refs = [ref[1], ref[2]] if isinstance(ref, tuple) else [ref]
+        return [fn("copy_spell", r, mode) for r in refs]
 
     def exile(self, meta, c):
         return self._each("exile", c[0])

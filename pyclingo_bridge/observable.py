@@ -52,8 +52,10 @@ def step_of(atom: Symbol) -> int | None:
 
 def created_token(sym: Symbol, card_names: frozenset[str], players: frozenset[str]) -> bool:
     """Whether sym names a token an effect creates: created(Name, P, K) (asp/core/tokens.lp), the
-    K-th token of card definition Name that player P creates (K a number from 1)."""
-    return (sym.match("created", 3) and str(sym.arguments[0]) in card_names
+    K-th token of card definition Name that player P creates (K a number from 1); or a copy of a
+    spell an effect puts on the stack: copied(Name, P, K) (asp/core/spell_copies.lp, CR 707.10),
+    the K-th copy player P makes, of a spell of definition Name."""
+    return ((sym.match("created", 3) or sym.match("copied", 3)) and str(sym.arguments[0]) in card_names
             and str(sym.arguments[1]) in players
             and sym.arguments[2].type == SymbolType.Number and sym.arguments[2].number >= 1)
 

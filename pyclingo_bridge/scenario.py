@@ -438,10 +438,12 @@ class _Checker:
         self.is_number(fact, fact.args[1], "a library position", 1)
 
     def target_ref(self, fact: Fact, target: Symbol, created: bool = False) -> None:
-        """A piece or player of the scenario; or, if `created`, a token created later (tokens.lp)."""
+        """A piece or player of the scenario; or, if `created`, a token created later (tokens.lp) or a
+        copy of a spell put on the stack later (spell_copies.lp)."""
         if str(target) in self.pieces | self.players or created and created_token(target, self.vocab.card_names, frozenset(self.players)):
             return
-        also = ", nor a token created(Name, Player, K) an effect creates" if created else ""
+        also = (", nor a token created(Name, Player, K) an effect creates, nor a copy of a spell"
+                " copied(Name, Player, K)") if created else ""
         self.problem(fact, f"target {target} is neither a piece nor a player of this scenario{also}")
 
     def check_init_stack(self, fact: Fact) -> None:

@@ -190,6 +190,18 @@ def test_spell_text_is_a_spell_ability() -> None:
             f"effect({ab}, destroy_all(or(type(artifact), or(type(creature), type(enchantment)))))."} <= got
 
 
+def test_copy_spell_text() -> None:
+    """CR 707.10, 707.10c: "copy target instant or sorcery spell" (a spell of either type, on the
+    stack), with or without "you may choose new targets for the copy"."""
+    got = facts("Copy target instant or sorcery spell. You may choose new targets for the copy.",
+                name="Twincast", cost="{U}{U}", types="Instant", pt=None)
+    ab = "ab(twincast, 1)"
+    assert {f"spell_ability({ab}).", f"effect({ab}, copy_spell(target(1), new_targets)).",
+            f"target_spec({ab}, 1, stack, or(type(instant), type(sorcery)))."} <= got
+    got = facts("Copy target instant or sorcery spell.", name="Test Copy", cost="{U}", types="Instant", pt=None)
+    assert "effect(ab(test_copy, 1), copy_spell(target(1), same_targets))." in got
+
+
 # - refusals: text outside the grammar names its span ---------------------------------------------
 
 REFUSED = [
