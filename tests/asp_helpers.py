@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable
 
 import clingo
+import pytest
 
 ROOT = Path(__file__).parents[1]
 ASP = ROOT / "asp"
@@ -153,3 +154,14 @@ class Case:
 
     def run(self) -> Run:
         return solve(self.program, horizon=self.horizon, edition=self.edition, files=self.files)
+
+
+def sampled(values, every: int, ids=None) -> list:
+    """values as pytest parameters: every `every`-th one (the first included) runs in the README's
+    test command, the others are marked slow (.ci/run runs them after it, with -m slow). A
+    parameter list that grows with the bundled scenarios keeps a fixed share in the fast run."""
+    values = list(values)
+    names = [ids(v) for v in values] if callable(ids) else ids or [None] * len(values)
+    return [pytest.param(*(v if isinstance(v, tuple) else (v,)), id=name,
+                         marks=() if i % every == 0 else pytest.mark.slow)
+            for i, (v, name) in enumerate(zip(values, names))]

@@ -49,6 +49,7 @@ def test_comparison_sees_a_wrong_fact_and_renames_abilities() -> None:
     assert extra == {"trigger_on(ab(c, 1), dies, type(creature))"}
 
 
+@pytest.mark.slow  # compiles every bundled card in a subprocess
 def test_roundtrip_command_reports_the_share() -> None:
     result = CliRunner().invoke(main, ["card", "roundtrip"])
     assert result.exit_code == 0, result.output

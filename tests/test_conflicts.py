@@ -92,6 +92,7 @@ def test_expectation_met_somewhere_has_no_conflict() -> None:
     assert minimal_conflict(seed, expectation=expectation).satisfiable
 
 
+@pytest.mark.slow  # hundreds of solve calls
 def test_cli_conflicts_run_and_check(no_answer_set) -> None:
     runner = CliRunner()
     result = runner.invoke(main, ["conflicts", str(NO_TWO_CREATURES), "--json"])
@@ -120,6 +121,7 @@ def test_research_guide_shows_the_real_conflict(no_answer_set) -> None:
 
 # - issue 17: every minimal conflict, and no claim that was not checked ---------------------------
 
+@pytest.mark.slow  # hundreds of solve calls
 def test_two_independent_contradictions_are_both_named(tmp_path) -> None:
     conflict = minimal_conflict(load_scenario(TWO_CONTRADICTIONS))
     assert not conflict.satisfiable and conflict.complete and len(conflict.conflicts) == 2
@@ -144,6 +146,7 @@ def test_a_conflict_of_no_part_is_never_because_of_0_parts() -> None:
     assert "0 parts" not in text and "untagged machinery of the encodings alone" in text
 
 
+@pytest.mark.slow  # hundreds of solve calls
 def test_limit_says_others_may_remain(monkeypatch) -> None:
     monkeypatch.setattr(conflicts, "CONFLICT_LIMIT", 1)
     conflict = conflicts.minimal_conflict(load_scenario(TWO_CONTRADICTIONS))

@@ -61,6 +61,7 @@ def test_lookback_trigger_is_explained_by_the_dies_event_the_state_before_and_60
     assert atoms["card(bear1,grizzly_bears,alice)"].at.endswith("seed_603_10a_wipe.lp:12")
 
 
+@pytest.mark.slow  # explain grounds the provenance program (about 10 s of CPU)
 def test_every_rule_node_cites_its_place_and_no_atom_explains_itself(why_bear) -> None:
     def walk(node: Node, above: frozenset[str]) -> None:
         assert node.atom not in above, f"{node.atom} is used to explain itself"
@@ -72,6 +73,7 @@ def test_every_rule_node_cites_its_place_and_no_atom_explains_itself(why_bear) -
     walk(why_bear.why, frozenset())
 
 
+@pytest.mark.slow  # explain grounds the provenance program (about 10 s of CPU)
 def test_why_not_names_the_failing_condition_down_to_the_card(why_not_self) -> None:
     # "Whenever a creature dies" (the card's filter type(creature)): the artifact, which dies in
     # the same event, is no creature (its printed types, CR 109.1, 205.2a), so the ability does
@@ -87,6 +89,7 @@ def test_why_not_names_the_failing_condition_down_to_the_card(why_not_self) -> N
     assert any("109.1" in n.rules for n in rules)
 
 
+@pytest.mark.slow  # explain grounds the provenance program (about 10 s of CPU)
 def test_cli_text_and_json() -> None:
     runner = CliRunner()
     text = runner.invoke(main, ["explain", SEED, BEAR_TRIGGER])
@@ -109,12 +112,14 @@ def test_unknown_or_malformed_atom_is_bad_input(atom, message) -> None:
     assert message in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.slow  # explain grounds the provenance program (about 10 s of CPU)
 def test_research_guide_shows_the_real_why_not_output(why_not_self) -> None:
     guide = (resources.asp_dir().parent / "docs" / "research-guide.md").read_text()
     from pyclingo_bridge.explain import text_report
     assert text_report(why_not_self) in guide
 
 
+@pytest.mark.slow  # explain grounds the provenance program (about 10 s of CPU)
 def test_atom_true_in_some_answer_sets_gets_both_trees() -> None:
     # CR 117.3d / 603.5: Bob may respond with Counterspell (script may/1): in one line of play the
     # Bears are countered (graveyard), in the other they resolve.
@@ -133,6 +138,7 @@ def test_atom_with_a_variable_is_bad_input() -> None:
     assert "is not an atom (write a ground atom: R is a variable)" in result.output
 
 
+@pytest.mark.slow  # explain grounds the provenance program (about 10 s of CPU)
 def test_a_scripted_action_is_not_cited_as_putting_triggers_on_the_stack() -> None:
     """performs/2 follows the 603.3 step rule in procedure.lp, under its own docstring: the
     tag covers step_kind only (coverage.tagged_blocks), so the action cites no CR 603.3."""
@@ -143,6 +149,7 @@ def test_a_scripted_action_is_not_cited_as_putting_triggers_on_the_stack() -> No
 
 # - issue 17: why-not on the atoms users write, never before step 0, choices shown as choices ------
 
+@pytest.mark.slow  # explain grounds the provenance program (about 10 s of CPU)
 def test_why_not_fired_reads_the_condition_for_the_objects_it_names() -> None:
     """Akroma's Vengeance never dies (a sorcery goes to the graveyard from the stack, CR 608.2n;
     700.4: dies means from the battlefield): no trigger of the artifact on it. Each failing
@@ -159,6 +166,7 @@ def test_why_not_fired_reads_the_condition_for_the_objects_it_names() -> None:
         assert bound["S"].startswith("obj(artifact,") and bound["SId"] == "artifact", n.note
 
 
+@pytest.mark.slow  # explain grounds the provenance program (about 10 s of CPU)
 def test_why_not_stops_at_step_0() -> None:
     x = explain(SEED, "holds(in_zone(obj(bear1,0),graveyard),1)")
     tree = list(nodes(x.why_not))
@@ -166,6 +174,7 @@ def test_why_not_stops_at_step_0() -> None:
     assert any("there is no state before step 0" in n.note for n in tree)
 
 
+@pytest.mark.slow  # explain grounds the provenance program (about 10 s of CPU)
 def test_a_players_choice_is_shown_as_a_choice() -> None:
     """Innocent Blood: each player sacrifices a creature of their choice (CR 701.21a)."""
     devil = str(resources.scenarios_dir() / "lookback_603_10a_sacrifice_mayhem_devil.lp")

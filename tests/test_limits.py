@@ -84,6 +84,7 @@ def test_full_run_of_the_same_scenario_is_complete(tmp_path) -> None:
 
 # - Ctrl-C --------------------------------------------------------------------------------------
 
+@pytest.mark.slow  # waits for a child to be interrupted
 @pytest.mark.parametrize("command", [["run", "--all"], ["check"]])
 def test_ctrl_c_stops_cleanly(tmp_path, command) -> None:
     path = many_lines_of_play(tmp_path, bears=8)  # 8! orders: minutes of search
