@@ -173,6 +173,9 @@ class Desc:
         parts = [*self.type_adjectives, *self.noun_types]
         if self.noun == "spell" and context == "subject":
             parts.append(fn("in_zone", "stack"))
+        if self.noun == "card" and context == "subject" and not self.noun_types and not self.type_adjectives:
+            # "another card is put into a graveyard": a token isn't a card (CR 108.2b)
+            parts.append(Function("nontoken"))
         return conj(parts + self.others)
 
     @property
@@ -196,6 +199,8 @@ class Ability:
     facts: list[tuple[str, tuple]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     keyword: str | None = None
+    #: the card type of an Aura's "Enchant [type]" (printed_enchant/2, CR 702.5a)
+    enchant: str | None = None
     granted: "Ability | None" = None
 
 
@@ -235,6 +240,9 @@ class _ToFacts(Transformer):
         self.notes: list[str] = []
         self.last_ref: Symbol | None = None
         self.self_moved = False
+        #: the trigger is on the enchanted permanent leaving: "~" is then the Aura's new object in
+        #: its owner's graveyard (CR 400.7f, 704.5m), self_in_graveyard
+        self.aura_left = False
 
     # -- helpers
     def _target(self, zone: str, filt: Symbol) -> Symbol:
@@ -365,6 +373,8 @@ class _ToFacts(Transformer):
         self.kinds.append(kind)
         if subject == Function("self") and kind in _ZONE_CHANGE_KINDS:
             self.self_moved = True
+        if subject == Function("enchanted") and kind in ("dies", "leaves_battlefield"):
+            self.aura_left = True
         if isinstance(subject, _Subject):
             parts = _conjuncts(subject.filter)
             if public and subject.noun == "permanent":
@@ -400,6 +410,9 @@ class _ToFacts(Transformer):
 
     def __default__(self, data, children, meta):
         """The trigger conditions that name only their object (and the player who acts)."""
+        if data == "control_gained_by_opponent":
+            # CR 603.10d: the player who gains control is an opponent
+            return self._condition(str(data), children[0], actor="opponent")
         if data in _SUBJECT_KINDS:
             return self._condition(str(data), children[0])
         if data in _ACTOR_KINDS:
@@ -409,6 +422,9 @@ class _ToFacts(Transformer):
                 # CR 400.7e: a trigger on this object moving between zones finds the new object
                 # it became where it went, named by the card's name or "it" alike (CR 603.6)
                 data = "it"
+            if data == "self_object" and self.aura_left:
+                self.last_ref = Function("self_in_graveyard")
+                return self.last_ref
             if data in ("it", "self_object"):
                 self.last_ref = Function(_CONSTANTS[data])
             return Function(_CONSTANTS[data])
@@ -659,6 +675,47 @@ class _ToFacts(Transformer):
         p, t = (int(x) for x in str(c[1]).split("/"))
         return [fn("until_end_of_turn", fn("set_base_pt", c[0], fn("pt", p, t)))]
 
+    def colored(self, meta, _):
+        return ("other", Function("colored"))
+
+    def sacrifice_all(self, meta, c):
+        return [fn("sacrifice_all", c[0], c[1].filter(context="all"))]
+
+    def exile_all_graveyards(self, meta, c):
+        return [fn("exile_all", "graveyard", c[0].filter(context="all"))]
+
+    def phase_out_all(self, meta, c):
+        return [fn("phase_out_all", c[0].filter(context="all"))]
+
+    def phasing_target(self, meta, c):
+        descs = [d for d in c if isinstance(d, Desc)]
+        if len(descs) == 1:
+            return self.target(meta, descs)
+        return self.target_any_of(meta, descs)
+
+    def phase_out(self, meta, c):
+        return self._each("phase_out", c[0])
+
+    def shuffle_graveyard(self, meta, c):
+        who = c[0]
+        if self.self_moved and who in (fn("owner_of", Function("trigger_object")), fn("owner_of", Function("it"))):
+            # its owner controls the ability of a card that left the battlefield or was never on
+            # it (CR 603.3a, 108.4a): "you"
+            who = Function("you")
+        return [fn("shuffle_graveyard_into_library", who)]
+
+    def wish_desc(self, meta, c):
+        return c[0]
+
+    def wish_any_of(self, meta, c):
+        # "a creature or land card": the noun "card" is shared by the types (CR 205.2a)
+        d: Desc = c[-1]
+        types = [fn("type", str(t)) for t in c[:-1]] + [conj(d.type_adjectives + d.noun_types)]
+        result = types[-1]
+        for f in reversed(types[:-1]):
+            result = fn("or", f, result)
+        return Desc(noun="card", noun_types=[result], others=list(d.others))
+
     def may_wish(self, meta, c):
         return [fn("may", fn("wish", _wish_filter(c[0])))]
 
@@ -704,6 +761,9 @@ class _ToFacts(Transformer):
 
     def triggered(self, meta, c):
         conditions = next(x for x in c if isinstance(x, list) and x and isinstance(x[0], tuple))
+        if any(x == ("cast_self",) for x in conditions):
+            # CR 601.2i, 603.2: a cast trigger; asp/ does not model casting this card
+            return Ability(notes=[f'the cast trigger "{_source(meta, self.card).strip()}"'])
         effects = c[-1]
         ability = Ability(notes=self.notes)
         zones = []
@@ -711,6 +771,11 @@ class _ToFacts(Transformer):
             ability.facts.append(("trigger_on", (AB, Function(kind), filt)))
             if filt == Function("haunted_by_source"):
                 zones.append("exile")  # CR 702.55c: it triggers from exile
+            elif kind == "put_into_graveyard" and filt == Function("self"):
+                # "when ~ is put into a graveyard from anywhere" is no leaves-the-battlefield
+                # ability (CR 603.6c, 603.10): judged after the event, on the card in the
+                # graveyard, where the ability functions (CR 113.6k)
+                zones.append("graveyard")
             else:
                 zones.append("command" if "plane" in self.card.types else "battlefield")
             if actor:
@@ -742,6 +807,20 @@ class _ToFacts(Transformer):
         ability.notes += [n for k in c[2:] if isinstance(k, Ability) for n in k.notes]
         return ability
 
+    def static_modify_pt_type(self, meta, c):
+        ability = self.static_modify_pt(meta, c[:2])
+        ability.notes += [n for k in c[2:] if isinstance(k, Ability) for n in k.notes]
+        ability.notes.append(f"the {str(c[-1]).capitalize()} type it adds (CR 205.1b, 613.1d)")
+        return ability
+
+    def life_and_protection(self, meta, _):
+        self.notes.append("the life total that can't change and protection from everything until "
+                          "your next turn (CR 119.7, 119.8, 702.16j)")
+        return []
+
+    def cast_self(self, meta, c):
+        return ("cast_self",)
+
     def static_keywords(self, meta, c):
         return Ability(notes=[n for k in c[1:] if isinstance(k, Ability) for n in k.notes])
 
@@ -768,6 +847,9 @@ class _ToFacts(Transformer):
     # -- keywords and what the engine does not model
     def keywords(self, meta, c):
         return c
+
+    def enchant(self, meta, c):
+        return Ability(enchant=str(c[0]))
 
     def haunt(self, meta, _):
         return Ability(keyword="haunt")
@@ -972,6 +1054,8 @@ def compile_card(card: CardText, *, partial: bool = False, cid: str | None = Non
             notes += ability.notes
             if ability.keyword:
                 body.append(f"printed_keyword({cid}, {ability.keyword}).")
+            if ability.enchant:
+                body.append(f"printed_enchant({cid}, {ability.enchant}).")
             if not ability.facts:
                 continue
             number += 1

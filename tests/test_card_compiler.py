@@ -190,6 +190,96 @@ def test_spell_text_is_a_spell_ability() -> None:
             f"effect({ab}, destroy_all(or(type(artifact), or(type(creature), type(enchantment)))))."} <= got
 
 
+SP = "ab(test_card, 1)"
+
+# (spell text, facts the compiled instant must state, the rule defining the wording)
+SPELL_TEMPLATES = [
+    ("Each player sacrifices all colored permanents they control.",
+     {f"effect({SP}, sacrifice_all(each_player, colored))."}, "701.21a, 105.2"),
+    ("Exile all cards from all graveyards.", {f"effect({SP}, exile_all(graveyard, any))."}, "406.2"),
+    ("Exile all creature cards from all graveyards.",
+     {f"effect({SP}, exile_all(graveyard, type(creature)))."}, "406.2"),
+    ("All permanents you control phase out.", {f"effect({SP}, phase_out_all(you_control))."}, "702.26a"),
+    ("Target artifact, creature, or land phases out.",
+     {f"effect({SP}, phase_out(target(1))).",
+      f"target_spec({SP}, 1, battlefield, or(type(artifact), or(type(creature), type(land))))."}, "702.26a"),
+    ("Target creature phases out.",
+     {f"effect({SP}, phase_out(target(1))).", f"target_spec({SP}, 1, battlefield, type(creature))."}, "702.26a"),
+    ("Each player shuffles their graveyard into their library.",
+     {f"effect({SP}, shuffle_graveyard_into_library(each_player))."}, "400.12, 701.24a"),
+    ("You may reveal a creature or land card you own from outside the game and put it into your hand.",
+     {f"effect({SP}, may(wish(or(type(creature), type(land)))))."}, "400.11, 205.2a"),
+]
+
+
+@pytest.mark.parametrize("text, expected, rule", SPELL_TEMPLATES, ids=[t[0][:60] for t in SPELL_TEMPLATES])
+def test_spell_template_gives_its_facts(text, expected, rule) -> None:
+    got = facts(text, types="Instant", pt=None)
+    assert expected <= got, f"CR {rule}: missing {sorted(expected - got)} in {sorted(got)}"
+
+
+def test_enchant_creature_is_printed_enchant() -> None:
+    """CR 702.5a, 303.4a: "Enchant creature" restricts what the Aura can enchant."""
+    compiled = compile_text(card("Enchant creature\nEnchanted creature gets +2/+2.", types="Enchantment — Aura",
+                                 pt=None))
+    assert "printed_enchant(test_card, creature)." in compiled.text
+    assert "enchant creature" not in compiled.notes
+
+
+def test_aura_returns_itself_from_the_graveyard_when_its_creature_dies() -> None:
+    """CR 400.7f, 704.5m: "when enchanted creature dies, return ~ to its owner's hand" finds the
+    Aura's new object in its owner's graveyard (self_in_graveyard); the keywords and creature type
+    the Aura grants are named as not modelled (CR 613.1d)."""
+    compiled = compile_text(card(
+        "Enchant creature\nEnchanted creature gets +4/+4, has flying and first strike, and is an Angel in "
+        "addition to its other types.\nWhen enchanted creature dies, return Test Card to its owner's hand.",
+        types="Enchantment — Aura", pt=None))
+    got = set(compiled.text.splitlines())
+    assert {"static(ab(test_card, 1), modify_pt(enchanted, 4, 4)).",
+            "trigger_on(ab(test_card, 2), dies, enchanted).",
+            "effect(ab(test_card, 2), return_to_hand(self_in_graveyard))."} <= got
+    assert compiled.notes[:2] == ["flying", "first strike"] and "Angel type" in compiled.notes[2]
+
+
+def test_another_card_is_not_a_token() -> None:
+    """CR 108.2b: tokens aren't cards, so "another card" is nontoken."""
+    got = facts("Whenever another card is put into a graveyard from anywhere, exile that card.")
+    assert f"trigger_on({AB}, put_into_graveyard, and(nontoken, other))." in got
+
+
+def test_an_opponent_gains_control_names_the_actor() -> None:
+    """CR 603.10d: the player who gains control is an opponent (trigger_actor/2)."""
+    got = facts("Whenever an opponent gains control of a permanent you control, you gain 2 life.")
+    assert {f"trigger_on({AB}, control_gained_by_opponent, you_control).",
+            f"trigger_actor({AB}, opponent)."} <= got
+
+
+def test_put_into_a_graveyard_from_anywhere_functions_from_the_graveyard() -> None:
+    """CR 603.6c, 603.10, 113.6k: "when ~ is put into a graveyard from anywhere" is judged on the card
+    in the graveyard; its owner controls the ability there (CR 603.3a): "you"."""
+    got = facts("When Test Card is put into a graveyard from anywhere, its owner shuffles their graveyard "
+                "into their library.")
+    assert {f"trigger_on({AB}, put_into_graveyard, self).", f"functions_from({AB}, graveyard).",
+            f"effect({AB}, shuffle_graveyard_into_library(you))."} <= got
+
+
+def test_unmodelled_clauses_are_named_not_compiled() -> None:
+    """A cast trigger (CR 601.2i, 603.2), annihilator and buyback, and Teferi's Protection's life total
+    that can't change and protection from everything (CR 119.7, 119.8, 702.16j) are named as not
+    modelled; what the engine models of the same text is compiled."""
+    kozilek = compile_text(card("When you cast this spell, draw four cards.\nAnnihilator 4"))
+    assert kozilek.notes == ['the cast trigger "when you cast this spell, draw four cards."', "annihilator 4"]
+    assert "printed_ability" not in kozilek.text
+    teferi = compile_text(card(
+        "Until your next turn, your life total can't change and you gain protection from everything. "
+        "All permanents you control phase out. Exile Test Card.", types="Instant", pt=None))
+    assert "protection from everything" in teferi.notes[0]
+    assert {f"effect({SP}, phase_out_all(you_control)).", f"effect({SP}, exile(self))."} <= set(
+        teferi.text.splitlines())
+    ripple = compile_text(card("Buyback {3}\nTarget creature phases out.", types="Instant", pt=None))
+    assert ripple.notes == ["buyback {3}"]
+
+
 def test_copy_spell_text() -> None:
     """CR 707.10, 707.10c: "copy target instant or sorcery spell" (a spell of either type, on the
     stack), with or without "you may choose new targets for the copy"."""
