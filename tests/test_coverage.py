@@ -169,6 +169,6 @@ def test_a_source_checkout_writes_its_own_docs_whatever_the_working_folder(tmp_p
 
     assert resources.checkout_root() == ROOT
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("pyclingo_bridge.cli.bundled_report", lambda timeout: (REPORT.read_text(), []))
+    monkeypatch.setattr("pyclingo_bridge.cli.bundled_report", lambda timeout, mutation=None: (REPORT.read_text(), []))
     result = CliRunner().invoke(main, ["coverage", "--check"])
     assert f"{REPORT}: up to date" in result.output
