@@ -89,7 +89,7 @@ class Invariant:
 def _violation_heads(path: Path) -> list[tuple[str, int, int]]:
     """(name, arity, line) of each rule of the file whose head is violation(Name(...), T)."""
     nodes: list[ast.AST] = []
-    ast.parse_files([str(path)], nodes.append)
+    resources.parse_alone(path, nodes.append)  # never follows an #include (the working folder comes first)
     found = []
     for stmt in nodes:
         if stmt.ast_type != ast.ASTType.Rule or Path(stmt.location.begin.filename).resolve() != path.resolve():

@@ -179,7 +179,7 @@ def test_the_recorded_run_meets_the_targets() -> None:
     assert {r["file"] for r in rows} == {str(p.relative_to(resources.asp_dir())) for p in mut.rule_files()}
 
 
-@pytest.mark.slow
+@pytest.mark.mutation  # on demand (python -m pytest -m mutation): about 25 mutants over every scenario
 def test_every_edition_table_flip_is_killed() -> None:
     """python -m benchmarks --mutate --operator edition_flip: all of them, both editions."""
     every = [m for m in mut.all_mutants() if m.operator == "edition_flip"]

@@ -105,7 +105,7 @@ def test_every_command_ignores_the_working_folder(folders, command) -> None:
     wipe = str(work / "wipe.lp")
     args = {"check": [wipe], "enumerate": [wipe], "explain": [wipe, "final_life(alice,22)"],
             "conflicts": [wipe], "diff": [wipe],
-            "verify": ["--cards", "grizzly_bears,murder", "--pieces", "2", "--steps", "4", "--no-induction"]}[command]
+            "verify": ["--cards", "grizzly_bears,murder", "--pieces", "2", "--steps", "4", "--no-horizon-check"]}[command]
     code, out, err = same_everywhere(folders, command, *args)
     assert code in (0, 1), err
     assert out
