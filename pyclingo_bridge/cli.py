@@ -471,7 +471,8 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     for name, error in errors:
         click.echo(f"ERROR {error}" if not generate else f"ERROR {name}: {error}", err=True)
     if as_json:
-        click.echo(diff_json([d for _, _, d in diffs], [text for _, text, _ in diffs] if generate else None))
+        click.echo(diff_json([d for _, _, d in diffs], [text for _, text, _ in diffs] if generate else None,
+                             generation_cut_short=generation.cut_short))
     else:
         for name, text, d in diffs:
             if generate and d.status in (DIFFER, INCOMPLETE):
@@ -483,7 +484,9 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
         what = f"generated situation(s) ({bounds.describe()})" if generate else "scenario(s)"
         click.echo(f"{len(results)} {what}: " + (", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
                                                  or "none compared")
-                   + (f", {len(errors)} with bad input" if errors else ""))
+                   + (f", {len(errors)} with bad input" if errors else "")
+                   + ("; CUT SHORT: the generation stopped at its time limit, other situations within the "
+                      "bounds were not compared" if generation.cut_short else ""))
     differ = any(d.status == DIFFER for _, _, d in diffs)
     incomplete = any(d.status == INCOMPLETE for _, _, d in diffs) or generation.cut_short
     sys.exit(EXIT_BAD_INPUT if errors else EXIT_FAILED if differ else EXIT_CUT_SHORT if incomplete else EXIT_OK)
