@@ -419,11 +419,17 @@ def _arguments(term: ast.AST) -> list[ast.AST]:
     return list(term.arguments) if term.ast_type == ast.ASTType.Function else []
 
 
-def _entry_term(el: _Element, a: int, known: frozenset[int]) -> ast.AST:
+def _entry_term(el: _Element, known: frozenset[int]) -> ast.AST:
     """The rule's head with each argument the caller does not know replaced by a fresh variable
     (it takes the caller's `_`, or a partly known term, and is not used further)."""
     args = [arg if i in known else _var(f"EXPLAIN_H{i}") for i, arg in enumerate(_arguments(el.pattern))]
     return el.pattern.update(arguments=args)
+
+
+def _known_variables(el: _Element, known: frozenset[int]) -> set[str]:
+    """The variables of el's head that the known arguments fix."""
+    args = _arguments(el.pattern)
+    return set().union(*(variables(args[i]) for i in known)) if known else set()
 
 
 def _specialised_chain(el: _Element, a: int, known: frozenset[int], out: list[ast.AST],
@@ -431,17 +437,15 @@ def _specialised_chain(el: _Element, a: int, known: frozenset[int], out: list[as
     """el's why-not chain in mode a: asked about an atom of which only the arguments `known`
     are known (an adornment, as magic sets name it); raises _Unsafe if no order of the body
     fixes every variable before it is needed."""
-    args = _arguments(el.pattern)
-    bound = set().union(*(variables(args[i]) for i in known)) if known else set()
+    bound = _known_variables(el, known)
     literals = list(el.body + el.checks) + ([_atom(el.atom)] if el.chosen else [])
     return Meta(el.statement, _chain(el.r, el.e, a, literals, bound, el.chosen, [], out, calls))
 
 
 def _entry(call: _Call, el: _Element, a: int, known: frozenset[int]) -> ast.AST:
     """The rule that starts el's chain in mode a for the caller's failing step."""
-    entry = _entry_term(el, a, known)
-    args = _arguments(el.pattern)
-    bound = set().union(*(variables(args[i]) for i in known)) if known else set()
+    entry = _entry_term(el, known)
+    bound = _known_variables(el, known)
     caller = _fn("explain_fail", [_num(call.r), _num(call.e), _num(call.a), _var("_"), _num(call.k),
                                   _var("_"), _fn("missing_any", [entry])])
     return _rule(_wn(el.r, el.e, a, entry, 0, bound), [_atom(caller), _atom(_fn("explain_wantnot", [entry]))])
