@@ -141,7 +141,8 @@ def parse_atom(text: str) -> Symbol:
     return atom
 
 
-def signatures() -> set[tuple[str, int]]:
+@cache
+def signatures() -> frozenset[tuple[str, int]]:
     """Every predicate an atom can be asked about: heads of the encodings and scenario facts."""
     found = set(SCENARIO_PREDICATES.items()) | {("expect", 3)}
     for stmt in statements():
@@ -152,7 +153,7 @@ def signatures() -> set[tuple[str, int]]:
                         found.add((atom.name, len(atom.arguments)))
                     elif atom.ast_type.name == "SymbolicTerm" and atom.symbol.type == SymbolType.Function:
                         found.add((atom.symbol.name, len(atom.symbol.arguments)))
-    return found
+    return frozenset(found)
 
 
 def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int = provenance.DEFAULT_DEPTH,
@@ -281,7 +282,12 @@ class _Book:
         by_rule = fails.get(atom, {})
         if not by_rule:
             scenario_pred = (atom.name, len(atom.arguments)) in SCENARIO_PREDICATES.items()
-            node.note = "the scenario does not state it" if scenario_pred else "no rule or fact of the encodings derives it"
+            if _has_hole(atom) and not scenario_pred and (atom.name, len(atom.arguments)) in signatures():
+                node.note = (f"not asked about further: an argument is only partly known, or more than "
+                             f"{provenance.HOLE_HOPS} atoms with unknown arguments in a row")
+            else:
+                node.note = "the scenario does not state it" if scenario_pred else \
+                    "no rule or fact of the encodings derives it"
             return node
         for (r, e, mode), found in sorted(by_rule.items()):
             meta = self.meta[r, e, mode]
@@ -397,6 +403,11 @@ def _reason_text(why: Symbol) -> str:
     if name == "not_chosen":
         return "the choice left it out in this answer set (another choice was made)"
     return "the condition is false"
+
+
+def _has_hole(atom: Symbol) -> bool:
+    """The atom has an argument that stands for any value (`_`, provenance.HOLE)."""
+    return atom == provenance.HOLE or (atom.type == SymbolType.Function and any(_has_hole(a) for a in atom.arguments))
 
 
 def _before_start(atom: Symbol) -> bool:

@@ -333,6 +333,8 @@ def specialise(prog: Program, name: tuple[str, int]) -> tuple[list[ast.AST], dic
             if el.pattern.ast_type != ast.ASTType.Function:
                 continue
             known = _known_positions(call)
+            if known is None:
+                break
             key = (el.r, el.e, known)
             if key not in chains:
                 a = chains[key] = next(modes)
@@ -409,10 +411,17 @@ def _chain(r: int, e: int, a: int, literals: list[ast.AST], bound: set[str], cho
 
 # - specialisation: a rule asked about an atom with unknown arguments ---------------------------
 
-def _known_positions(call: _Call) -> frozenset[int]:
-    """The arguments of the caller's atom that earlier conditions fix (all their variables)."""
-    return frozenset(i for i, arg in enumerate(_arguments(call.term))
-                     if variables(arg) <= call.bound and not _has_anonymous(arg))
+def _known_positions(call: _Call) -> frozenset[int] | None:
+    """The arguments of the caller's atom that earlier conditions fix (all their variables), or
+    None if some argument is only partly known (`in_zone(obj(Id, _), Z)`): a chain asked with
+    that argument unknown would explain atoms the caller never asked about, so it is not made."""
+    known = set()
+    for i, arg in enumerate(_arguments(call.term)):
+        if variables(arg) <= call.bound and not _has_anonymous(arg):
+            known.add(i)
+        elif not (arg.ast_type == ast.ASTType.Variable and arg.name not in call.bound):
+            return None
+    return frozenset(known)
 
 
 def _arguments(term: ast.AST) -> list[ast.AST]:
