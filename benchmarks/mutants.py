@@ -159,7 +159,12 @@ def _wrong_arity(rng: random.Random, fact: str) -> str:
     return f"{head}({','.join(args)})."
 
 
-def card_definition(rng: random.Random, text: str) -> str:
+#: the ways card_definition() changes a card definition
+CARD_CHANGES = ("bundled_name", "drop", "duplicate", "garble", "wrong_arity", "unknown_keyword",
+                "unknown_predicate", "defined_twice", "huge_name")
+
+
+def card_definition(rng: random.Random, text: str, change: str | None = None) -> str:
     """A card definition the scenario brings (docs/cards.md), mutated: a card of the scenario is
     redefined under a new name and pointed at (one fact dropped, duplicated or garbled, a fact of
     the wrong arity, an unknown keyword or predicate, the card defined twice, a name of thousands
@@ -170,8 +175,7 @@ def card_definition(rng: random.Random, text: str) -> str:
         return random_tokens(rng, text)
     name = rng.choice(chosen)
     definition = _card_facts(name, text)
-    change = rng.choice(["bundled_name", "drop", "duplicate", "garble", "wrong_arity", "unknown_keyword",
-                         "unknown_predicate", "defined_twice", "huge_name"])
+    change = change or rng.choice(CARD_CHANGES)
     if change == "bundled_name":  # a card named like a bundled one (refused without --override-cards)
         return text + "\n" + "\n".join(definition) + "\n"
     new = f"fz_{name}" + ("_" + "x" * rng.choice([1000, 20000]) if change == "huge_name" else "")
