@@ -161,14 +161,15 @@ def _wrong_arity(rng: random.Random, fact: str) -> str:
 
 #: the ways card_definition() changes a card definition
 CARD_CHANGES = ("bundled_name", "drop", "duplicate", "garble", "wrong_arity", "unknown_keyword",
-                "unknown_predicate", "defined_twice", "huge_name")
+                "unknown_predicate", "defined_twice", "second_value", "huge_name")
 
 
 def card_definition(rng: random.Random, text: str, change: str | None = None) -> str:
     """A card definition the scenario brings (docs/cards.md), mutated: a card of the scenario is
     redefined under a new name and pointed at (one fact dropped, duplicated or garbled, a fact of
-    the wrong arity, an unknown keyword or predicate, the card defined twice, a name of thousands
-    of characters), or a bundled card's definition is restated under its own name."""
+    the wrong arity, an unknown keyword or predicate, the card defined twice, a second power and
+    toughness or mana value, a name of thousands of characters), or a bundled card's definition
+    is restated under its own name."""
     used = sorted(set(re.findall(r"^card\(\s*\w+\s*,\s*(\w+)\s*,", text, re.MULTILINE)))
     chosen = [name for name in used if _card_facts(name, text)]
     if not chosen:
@@ -196,6 +197,9 @@ def card_definition(rng: random.Random, text: str, change: str | None = None) ->
         definition.append(f"printed_power({new}, 2).")
     elif change == "defined_twice":
         definition += definition
+    elif change == "second_value":  # a characteristic a card has one of, stated twice with two values
+        single = [f for f in definition if f.startswith(("printed_pt(", "printed_mana_value("))]
+        definition.append(_NUMBER.sub(lambda n: str(int(n.group()) + 1), rng.choice(single or definition), count=1))
     cards = [m for m in re.finditer(rf"^card\(\s*\w+\s*,\s*({name})\s*,", text, re.MULTILINE)]
     m = rng.choice(cards)
     text = text[:m.start(1)] + new + text[m.end(1):]
