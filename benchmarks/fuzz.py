@@ -47,19 +47,20 @@ TIMING = "one run cut short by its time limit, the other not"
 
 
 def _once(args: list[str], out: Path) -> dict:
-    """One run of the command: exit code, wall and CPU seconds, peak memory (MiB), output."""
+    """One run of the command, measured by benchmarks/rusage.py: exit code, wall and CPU seconds,
+    peak memory (MiB) of the command's own process tree, the load average as it ended, output."""
+    measured = out.with_suffix(".rusage")
     with open(out, "wb") as stdout, open(out.with_suffix(".err"), "wb") as stderr:
         started = time.monotonic()
-        process = subprocess.Popen([sys.executable, "-m", "pyclingo_bridge.cli", *args], cwd=ROOT,
-                                   stdout=stdout, stderr=stderr)
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
+        subprocess.run([sys.executable, "-m", "benchmarks.rusage", str(measured), "--",
+                        sys.executable, "-m", "pyclingo_bridge.cli", *args], cwd=ROOT, stdout=stdout, stderr=stderr,
+                       check=True)
         wall = time.monotonic() - started
+    usage = json.loads(measured.read_text())
     stdout = out.read_bytes()
-    return {"exit": process.returncode, "wall_s": wall, "cpu_s": usage.ru_utime + usage.ru_stime,
-            "peak_mib": usage.ru_maxrss / 1024, "load": os.getloadavg()[0],
-            "cut_short": process.returncode == 3 or bool(_CUT_SHORT.search(stdout)), "stdout": stdout,
-            "stderr": out.with_suffix(".err").read_bytes()}
+    return {"exit": usage["exit"], "wall_s": wall, "cpu_s": usage["cpu_s"], "peak_mib": usage["peak_mib"],
+            "load": os.getloadavg()[0], "cut_short": usage["exit"] == 3 or bool(_CUT_SHORT.search(stdout)),
+            "stdout": stdout, "stderr": out.with_suffix(".err").read_bytes()}
 
 
 def in_time(run: dict, cores: int | None = None) -> bool:
@@ -119,6 +120,7 @@ def run_fuzz(total: int, timeout: float, max_memory: str, workers: int, log: str
     (a run stopped early can still be summarised: --fuzz-summary LOG)."""
     chosen = cases(SCENARIOS, total)[:total]
     done = _recorded(log)
+    commit = _commit()
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as folder, open(log or os.devnull, "a") as record:
         def one(case: tuple) -> dict:
@@ -134,7 +136,8 @@ def run_fuzz(total: int, timeout: float, max_memory: str, workers: int, log: str
             difference = differs(first, second)
             if difference and difference != "both cut short":
                 problems.append(difference)
-            result = {"case": case_id, "kinds": names, "command": " ".join(command), "exit": first["exit"],
+            result = {"case": case_id, "commit": commit, "peak": "own", "kinds": names, "command": " ".join(command),
+                      "exit": first["exit"],
                       "cut_short": first["cut_short"], "difference": difference,
                       "runs": [{k: v for k, v in r.items() if k not in ("stdout", "stderr")} for r in (first, second)],
                       "problems": problems}
@@ -186,7 +189,9 @@ def summarize(results: list[dict], timeout: float, max_memory: str, workers: int
     over_wall = [r for r in runs if r["wall_s"] > ENDED_WITHIN]
     return {
         "machine": f"{cores} cores, {physical_gib():.0f} GiB, Python {platform.python_version()}, "
-                   f"clingo {_clingo_version()}", "commit": _commit(), "planned": planned,
+                   f"clingo {_clingo_version()}",
+        "commit": ", ".join(sorted({res.get("commit", "not recorded") for res in results})) or _commit(),
+        "peak_upper_bound": sum(res.get("peak") != "own" for res in results), "planned": planned,
         "cases": len(results), "resumed": resumed, "runs": len(runs), "timeout": timeout,
         "max_memory": max_memory, "workers": workers, "seconds": seconds,
         "exit_codes": {str(code): sum(r["exit"] == code for r in results) for code in sorted({r["exit"] for r in results})},
@@ -221,6 +226,14 @@ def _clingo_version() -> str:
 
 def _figures(spread: dict[str, float], unit: str, digits: int = 2) -> str:
     return " / ".join(f"{spread[k]:.{digits}f}{unit}" for k in ("median", "p99", "max"))
+
+
+#: said of peak memory measured by wait4 straight from the runner (logs made before benchmarks/rusage.py)
+PEAK_CAVEAT = """ For the cases of this log peak memory was read by wait4 straight from the
+fuzz runner: Linux counts in a command's ru_maxrss the resident set of the process it was started
+from, as it was at exec, so these figures are an upper bound (the runner's own resident set grew as
+the cases went on, and the figures of the later runs are that floor, not their own).
+Runs now go through benchmarks/rusage.py, which reports the command's own."""
 
 
 def markdown(report: dict, command: str) -> str:
@@ -260,7 +273,7 @@ the same output on the second run.
 | runs over {ENDED_WITHIN:g} s of wall time (most CPU time among them; least load average) | {r['over_wall']} ({r['over_wall_cpu_max']:.2f} s CPU; load {r['over_wall_load_min']:.1f}) |
 | runs over {ENDED_WITHIN:g} s of CPU time | {r['over_cpu']} |
 | runs that did not end in time (see below) | {r['not_in_time']} |
-| peak memory per run (whole process tree): median / 99th percentile / most | {_figures(r['peak'], ' MiB', 0)} |
+| peak memory per run (largest process of the run){' (an upper bound, see below)' if r['peak_upper_bound'] else ''}: median / 99th percentile / most | {_figures(r['peak'], ' MiB', 0)} |
 | mutation kinds used | {kinds} |
 
 Cases that broke a requirement: {failures}
@@ -268,8 +281,8 @@ Cases that broke a requirement: {failures}
 How the figures are taken. Wall time runs from starting the command to its end, Python and the
 fork server included (about half a second). CPU time is user + system time of the command and
 every process it waited for. Peak memory is the largest resident set of any one process of the
-run (wait4 of the command), so a run that the memory limit cut short still counts its peak; 1 GB
-is {PEAK_LIMIT_MIB:.0f} MiB. "Ended in time" (benchmarks/fuzz.py, in_time): within {ENDED_WITHIN:g} s
+run (wait4 of the command, through benchmarks/rusage.py), so a run that the memory limit cut short
+still counts its peak; 1 GB is {PEAK_LIMIT_MIB:.0f} MiB.{PEAK_CAVEAT if r['peak_upper_bound'] else ''} "Ended in time" (benchmarks/fuzz.py, in_time): within {ENDED_WITHIN:g} s
 of wall time; or, when the machine's load average exceeded its {os.cpu_count()} cores as the run
 ended, within {ENDED_WITHIN:g} s of CPU time, since the wall time then also counts the time the
 run waited for a core. The time limit itself is wall time: the guard kills a run's child process

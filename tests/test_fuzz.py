@@ -180,3 +180,17 @@ def test_a_fuzz_log_resumes_where_it_stopped(tmp_path, monkeypatch) -> None:
 
 def _plain(run: dict) -> dict:
     return {k: v for k, v in run.items() if k not in ("stdout", "stderr")}
+
+
+def test_rusage_reports_the_command_s_own_peak_memory_and_exit_code(tmp_path) -> None:
+    """benchmarks/rusage.py: a command that holds 100 MiB peaks at about that, whatever the size of
+    the process that starts it (this test's own, with every module it imported)."""
+    import json
+    import subprocess
+    import sys
+    hog = [sys.executable, "-c", "import sys; x = bytearray(100 << 20); x[::4096] = b'1' * len(x[::4096]); sys.exit(3)"]
+    out = tmp_path / "usage.json"
+    subprocess.run([sys.executable, "-m", "benchmarks.rusage", str(out), "--", *hog],
+                   cwd=Path(__file__).resolve().parent.parent, check=True)
+    usage = json.loads(out.read_text())
+    assert usage["exit"] == 3 and 100 <= usage["peak_mib"] < 160 and usage["cpu_s"] > 0
