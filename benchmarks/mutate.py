@@ -22,9 +22,9 @@ from pathlib import Path
 
 from pyclingo_bridge.errors import LookbackError
 from pyclingo_bridge.mutation import OPERATORS, all_mutants, equivalents_file, load_equivalents, sample
-from pyclingo_bridge.mutation_run import (BROKE, EQUIVALENT, KILLED, NOT_RUN, STATUSES, SURVIVED, Result, baselines,
-                                          row_json, run_mutants, to_json)
-from pyclingo_bridge.mutation_score import load_results, scores, score_table, stale_files
+from pyclingo_bridge.mutation_run import STATUSES, Result, baselines, row_json, run_mutants, to_json
+from pyclingo_bridge.mutation_score import (BROKE, EQUIVALENT, KILLED, NOT_RUN, SURVIVED, load_results, scores,
+                                            score_table, stale_files)
 
 DEFAULT_SAMPLE, DEFAULT_SEED = 300, 25
 

@@ -185,3 +185,18 @@ def test_every_edition_table_flip_is_killed() -> None:
     every = [m for m in mut.all_mutants() if m.operator == "edition_flip"]
     results = run.run_mutants(every, run.baselines(2), jobs=2)
     assert [str(r.mutant) for r in results if r.status != run.KILLED] == []
+
+
+def test_the_mutate_command_writes_a_partial_run_without_running(tmp_path, capsys) -> None:
+    """python -m benchmarks --mutate end to end, cheaply: --resume --partial with nothing run yet
+    marks every mutant of the sample 'not run' and records the rule files' hashes."""
+    from benchmarks.mutate import main
+    from pyclingo_bridge.mutation_score import load_results
+
+    out = tmp_path / "m.json"
+    assert main(["--sample", "3", "--only", "core/phasing.lp", "--resume", "--partial", "--output", str(out)]) == 0
+    results = load_results(out)
+    assert [r["status"] for r in results["mutants"]] == ["not run"] * 3
+    assert {r["file"] for r in results["mutants"]} == {"core/phasing.lp"}
+    assert results["files"]["core/phasing.lp"] == run.file_hashes()["core/phasing.lp"]
+    assert "3 not run" in capsys.readouterr().out
