@@ -200,3 +200,13 @@ def test_the_mutate_command_writes_a_partial_run_without_running(tmp_path, capsy
     assert {r["file"] for r in results["mutants"]} == {"core/phasing.lp"}
     assert results["files"]["core/phasing.lp"] == run.file_hashes()["core/phasing.lp"]
     assert "3 not run" in capsys.readouterr().out
+
+
+def test_the_sample_of_a_file_does_not_move_when_another_file_changes() -> None:
+    """The draw is by a hash of each mutant's key: a rule file edited (here: its mutants gone, as
+    if rewritten) changes only its own mutants in the sample, so a recheck keeps the others."""
+    every = mut.all_mutants()
+    chosen = mut.sample(every, 300, 25)
+    edited = [m for m in every if m.file != "core/amounts.lp"]
+    kept = mut.sample(edited, 300 - sum(m.file == "core/amounts.lp" for m in chosen), 25)
+    assert [m for m in chosen if m.file != "core/amounts.lp"] == kept
