@@ -547,6 +547,17 @@ def test_bundled_scenario_grounds_silently_and_tight(path, edition) -> None:
     assert run.models
 
 
+@pytest.mark.parametrize("edition", ["current", "2006"])
+def test_owner_of_a_card_that_may_leave_later_stays_tight(edition) -> None:
+    """Kozilek's "its owner" (owner_of(self)) reads the card's last known information only from a
+    step before the resolution (amounts.lp, CR 608.2h): the shuffle that moves the same card later
+    gave the grounder a positive loop when any step it might leave at was read."""
+    run = solve(files=(SCENARIOS / "effects_701_24a_shuffle_graveyard_into_library_kozilek.lp",), horizon=12,
+                edition=edition, limit=1)
+    assert run.sccs == 0, "the ground program has a positive loop"
+    assert run.models
+
+
 @pytest.mark.parametrize("edition,rule", [("current", "603.10a"), ("2006", "410.10d")])
 def test_seed_603_10a_wipe_both_editions(edition, rule) -> None:
     """CR 603.10a example (2006: 410.10d example): the artifact triggers twice."""
