@@ -12,7 +12,11 @@ A mutant is
 
 Speed: the runs go in an order that puts first the runs that exercise the mutated statement
 (an atom its head derives is true in some answer set of the run on the real encodings, as in
-coverage.py) and stops at the first failing run. Each run is solved at the horizon the real
+coverage.py) and stops at the first failing run. A run is skipped when it cannot tell the mutant
+from the real encodings: the original statement and the mutated one both have a positive body
+literal of a predicate of which the grounder made no atom at all in the real run (its domain),
+so neither has a ground instance there and the two ground programs are the same (a rule gone,
+its mutant gone too; nothing either derives can feed the other). Each run is solved at the horizon the real
 encodings needed; only when the mutant leaves the game unfinished there is the horizon grown as
 `lookback check` does. Each mutant runs in a forked child process (the scenarios are loaded once,
 before), on a private copy of asp/ with the mutated file, grounded in-process.
@@ -37,7 +41,7 @@ from clingo import Control, Symbol, SymbolType
 
 from . import resources
 from .coverage import EDITIONS, matches, witnesses
-from .engine import TIMEOUT, solve
+from .engine import TIMEOUT, solve, solve_keeping_control
 from .errors import LookbackError
 from .expect import FAIL, evaluate
 from .mutation import Mutant, apply, rule_files, rules_of
@@ -55,7 +59,8 @@ MUTANT_SECONDS, MUTANT_MEMORY = 900.0, 4 << 30
 @dataclass(frozen=True)
 class Baseline:
     """A bundled scenario under an edition, on the real encodings: whether it passes, the horizon
-    it needed, its CPU seconds, and the statements (file, line) it exercises."""
+    it needed, its CPU seconds, the statements (file, line) it exercises, and the predicates
+    (name, arity) of which its grounding has some atom."""
 
     scenario: str
     edition: str
@@ -63,6 +68,7 @@ class Baseline:
     horizon: int
     seconds: float
     exercised: frozenset[tuple[str, int]]
+    domain: frozenset[tuple[str, int]] = frozenset()
 
 
 @cache
@@ -149,12 +155,14 @@ def baseline(job: tuple[Path, str]) -> Baseline:
     path, edition = job
     start = _cpu()
     try:
-        run = solve(load_scenario(path), edition=edition, brave=True, timeout=120.0)
+        run, ctl = solve_keeping_control(load_scenario(path), edition=edition, brave=True, timeout=120.0)
         why = _failure(run.scenario, run)
     except LookbackError:
         return Baseline(path.stem, edition, False, 0, _cpu() - start, frozenset())
+    domain = frozenset((name, arity) for name, arity, positive in ctl.symbolic_atoms.signatures
+                       if positive and next(iter(ctl.symbolic_atoms.by_signature(name, arity)), None) is not None)
     return Baseline(path.stem, edition, why is None, run.horizon, _cpu() - start,
-                    _exercised(run.brave, edition) if why is None else frozenset())
+                    _exercised(run.brave, edition) if why is None else frozenset(), domain)
 
 
 def baselines(jobs: int) -> list[Baseline]:
@@ -168,7 +176,7 @@ def baselines(jobs: int) -> list[Baseline]:
     for path in sorted(resources.asp_dir().rglob("*.lp")) + [p for p, _ in work[::len(EDITIONS)]]:
         digest.update(str(path).encode() + b"\0" + path.read_bytes())
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback" / "mutation-baselines"
-    stored = cache / (digest.hexdigest()[:32] + ".pickle")
+    stored = cache / ("v2-" + digest.hexdigest()[:32] + ".pickle")
     if stored.is_file():
         return pickle.loads(stored.read_bytes())
     with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -179,9 +187,33 @@ def baselines(jobs: int) -> list[Baseline]:
 
 
 def order_runs(mutant: Mutant, runs: list[Baseline]) -> list[Baseline]:
-    """The passing runs, those that exercise the mutated statement first, quickest first."""
+    """The passing runs that can tell the mutant apart, those that exercise the mutated statement
+    first, quickest first."""
     key = (mutant.file, mutant.line)
-    return sorted((r for r in runs if r.passed), key=lambda r: (key not in r.exercised, r.seconds))
+    needs = [_positive_predicates(mutant.original)] + ([_positive_predicates(mutant.mutated)] if mutant.mutated else [])
+    return sorted((r for r in runs if r.passed and not all(n - r.domain for n in needs)),
+                  key=lambda r: (key not in r.exercised, r.seconds))
+
+
+@cache
+def _positive_predicates(statement: str) -> frozenset[tuple[str, int]]:
+    """The predicates (name, arity) of the plain positive body literals of a rule (not inside an
+    aggregate or a condition, not classically negated): a rule has a ground instance only where
+    each of them has some atom."""
+    found: list[ast.AST] = []
+    ast.parse_string(statement, found.append)
+    out = set()
+    for stmt in found:
+        for lit in stmt.body if stmt.ast_type == ast.ASTType.Rule else ():
+            if lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign \
+                    and lit.atom.ast_type == ast.ASTType.SymbolicAtom:
+                term = lit.atom.symbol
+                if term.ast_type == ast.ASTType.Function and not term.external and term.name:
+                    out.add((term.name, len(term.arguments)))
+                elif term.ast_type == ast.ASTType.SymbolicTerm and term.symbol.type == SymbolType.Function \
+                        and not term.symbol.arguments and term.symbol.positive:
+                    out.add((term.symbol.name, 0))
+    return frozenset(out)
 
 
 @dataclass

@@ -9,6 +9,7 @@ slow test runs every edition-table flip against every bundled scenario under bot
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
 import clingo.ast as ast
@@ -210,3 +211,24 @@ def test_the_sample_of_a_file_does_not_move_when_another_file_changes() -> None:
     edited = [m for m in every if m.file != "core/amounts.lp"]
     kept = mut.sample(edited, 300 - sum(m.file == "core/amounts.lp" for m in chosen), 25)
     assert [m for m in chosen if m.file != "core/amounts.lp"] == kept
+
+
+def test_a_run_whose_grounding_has_no_instance_of_the_statement_is_skipped() -> None:
+    """A mutant is not run against a scenario whose grounding has no atom of a positive body
+    predicate of both the original and the mutated statement (the ground programs are the same)."""
+    wipe = resources.scenarios_dir() / "lookback_603_10a_leaves_battlefield_watcher_wipe.lp"
+    current = run.baseline((wipe, "current"))
+    assert current.passed and ("happens", 2) in current.domain and ("haunting", 4) not in current.domain
+    gone = next(m for m in mut.all_mutants() if m.file == "keywords/haunt.lp" and m.operator == "delete_rule"
+                and ("haunting", 4) in run._positive_predicates(m.original))
+    assert run.order_runs(gone, [current]) == []
+    # forced anyway, the run cannot tell it apart
+    forced = dataclass_replace(current, domain=current.domain | {("haunting", 4)})
+    assert run.order_runs(gone, [forced]) == [forced]
+    assert run.check_mutant(gone, [forced], {wipe.stem: run.load_scenario(wipe)}).status == run.SURVIVED
+    # a statement the wipe grounds is run; so is a mutant that drops the literal that had no atom
+    flip = _flip("editions/current.lp", "looks_back_in(current,leaves_battlefield")
+    assert run.order_runs(flip, [current]) == [current]
+    freed = mut.Mutant(gone.file, gone.line, gone.column, "delete_literal", "a(X) :- haunting(X,Y,Z,T); player(X,Y).",
+                       "a(X) :- player(X,Y).", "")
+    assert run.order_runs(freed, [current]) == [current]
