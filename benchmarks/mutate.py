@@ -22,7 +22,7 @@ from pathlib import Path
 
 from pyclingo_bridge.errors import LookbackError
 from pyclingo_bridge.mutation import OPERATORS, all_mutants, equivalents_file, load_equivalents, sample
-from pyclingo_bridge.mutation_run import STATUSES, Result, baselines, row_json, run_mutants, to_json
+from pyclingo_bridge.mutation_run import STATUSES, Result, baselines, file_hashes, row_json, run_mutants, to_json
 from pyclingo_bridge.mutation_score import (BROKE, EQUIVALENT, KILLED, NOT_RUN, SURVIVED, load_results, scores,
                                             score_table, stale_files)
 
@@ -51,15 +51,27 @@ def recorded(path: Path, chosen: list) -> dict:
 
 
 def resumed(journal: Path, chosen: list) -> dict:
-    """The mutants an interrupted run classified, by key (the lines of its journal)."""
+    """The mutants an interrupted run classified, by key (the lines of its journal), but for the
+    mutants of rule files changed since (the journal's first line has the hashes of the files)."""
     by_key = {m.key: m for m in chosen}
     out = {}
+    stale: set[str] = set()
     for line in journal.read_text().splitlines():
         row = json.loads(line)
+        if "files" in row and "file" not in row:
+            stale = stale_files(row)
+            continue
         key = (row["file"], row["operator"], row["original"], row["mutated"])
+        if row["file"] in stale:
+            continue
         if key in by_key:
             out[key] = Result(by_key[key], row["status"], row["run"], row["why"], row["runs"], row["seconds"])
     return out
+
+
+def _journal_head() -> str:
+    """The first line of a journal: the hashes of the rule files the run is on."""
+    return json.dumps({"files": file_hashes()}) + "\n"
 
 
 def main(argv: list[str]) -> int:
@@ -103,13 +115,13 @@ def main(argv: list[str]) -> int:
     if args.resume and journal and (journal.is_file() or args.output.is_file()):
         done = resumed(journal, chosen) if journal.is_file() else \
             {k: r for k, r in recorded(args.output, chosen).items() if r.status != NOT_RUN}
-        if not journal.is_file():
-            journal.write_text("".join(row_json(r) + "\n" for r in done.values()))
+        # the journal goes on with the results kept, under the hashes of the files as they are now
+        journal.write_text(_journal_head() + "".join(row_json(r) + "\n" for r in done.values()))
         previous |= done
         kept += [m for m in todo if m.key in done and m not in kept]
         print(f"{len(done)} mutants already run are kept")
     elif journal:
-        journal.write_text("")
+        journal.write_text(_journal_head())
     todo = [m for m in todo if m not in kept]
     if args.partial:
         previous |= {m.key: Result(m, NOT_RUN) for m in todo}

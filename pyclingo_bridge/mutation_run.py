@@ -45,7 +45,7 @@ from .engine import TIMEOUT, solve, solve_keeping_control
 from .errors import LookbackError
 from .expect import FAIL, evaluate
 from .mutation import Mutant, apply, rule_files, rules_of
-from .mutation_score import BROKE, COLUMNS, KILLED, SURVIVED, TIMED_OUT
+from .mutation_score import BROKE, COLUMNS, KILLED, SURVIVED, TIMED_OUT, encodings_digest
 from .run_errors import run_error
 from .scenario import Scenario, load_scenario
 
@@ -360,4 +360,5 @@ def row_json(r: Result) -> str:
 
 def to_json(results: list[Result], meta: dict) -> str:
     rows = [_row(r) for r in results]
-    return json.dumps(meta | {"files": file_hashes(), "mutants": rows}, indent=1) + "\n"
+    files = file_hashes()
+    return json.dumps(meta | {"encodings": encodings_digest(files), "files": files, "mutants": rows}, indent=1) + "\n"

@@ -18,7 +18,7 @@ import pytest
 from pyclingo_bridge import mutation as mut
 from pyclingo_bridge import mutation_run as run
 from pyclingo_bridge import resources
-from pyclingo_bridge.mutation_score import score, scores, section
+from pyclingo_bridge.mutation_score import encodings_digest, score, scores, section
 
 ROOT = Path(__file__).parents[1]
 
@@ -155,6 +155,7 @@ def test_scores_and_the_coverage_section() -> None:
     text = "\n".join(section({"command": "c", "seed": 1, "sample": 2, "real_seconds": 3, "cpu_seconds": 4,
                               "files": {"core/phasing.lp": "0"}, "mutants": rows}, {"core/phasing.lp": "3 of 4"}))
     assert "| core/phasing.lp *(changed since the run)* | 3 of 4 | 1 | 1 | 0 | 0 | 0 | 0 | 50% |" in text
+    assert "**1 changed since the run**" in text and "--recheck" in text
     assert "- survived: `core/phasing.lp:1` delete_rule: `deleted: a.`" in text
     assert "No mutation run is recorded" in "\n".join(section(None, {}))
     partial = rows + [dict(rows[0], status="not run")]
@@ -200,6 +201,7 @@ def test_the_mutate_command_writes_a_partial_run_without_running(tmp_path, capsy
     assert [r["status"] for r in results["mutants"]] == ["not run"] * 3
     assert {r["file"] for r in results["mutants"]} == {"core/phasing.lp"}
     assert results["files"]["core/phasing.lp"] == run.file_hashes()["core/phasing.lp"]
+    assert results["encodings"] == encodings_digest(run.file_hashes())
     assert "3 not run" in capsys.readouterr().out
 
 
@@ -232,3 +234,22 @@ def test_a_run_whose_grounding_has_no_instance_of_the_statement_is_skipped() -> 
     freed = mut.Mutant(gone.file, gone.line, gone.column, "delete_literal", "a(X) :- haunting(X,Y,Z,T); player(X,Y).",
                        "a(X) :- player(X,Y).", "")
     assert run.order_runs(freed, [current]) == [current]
+
+
+def test_resume_drops_the_journal_rows_of_a_rule_file_changed_since(tmp_path) -> None:
+    """A journal starts with the hashes of the rule files: a resumed run keeps the rows of the
+    files unchanged and runs again the mutants of a file that changed."""
+    import json
+
+    from benchmarks.mutate import resumed
+
+    chosen = mut.sample(mut.all_mutants(), 300, 25)
+    a = next(m for m in chosen if m.file == "core/phasing.lp")
+    b = next(m for m in chosen if m.file == "core/amounts.lp")
+    rows = [run.row_json(run.Result(m, run.KILLED, "x (current)", "why", 1, 0.5)) for m in (a, b)]
+    hashes = run.file_hashes()
+    journal = tmp_path / "m.partial.jsonl"
+    journal.write_text(json.dumps({"files": hashes}) + "\n" + "\n".join(rows) + "\n")
+    assert set(resumed(journal, chosen)) == {a.key, b.key}
+    journal.write_text(json.dumps({"files": hashes | {"core/amounts.lp": "0" * 64}}) + "\n" + "\n".join(rows) + "\n")
+    assert set(resumed(journal, chosen)) == {a.key}
