@@ -306,6 +306,7 @@ def run_mutants(mutants: list[Mutant], runs: list[Baseline], jobs: int, progress
     """Every mutant in its own forked process, jobs at a time, each within MUTANT_SECONDS."""
     ctx = multiprocessing.get_context("fork")
     scenarios = {p.stem: load_scenario(p) for p in resources.bundled_scenarios()}
+    _real_messages()  # once, before the children are forked (each would ground the real encodings again)
     pending = list(enumerate(mutants))
     active: dict[int, tuple] = {}
     results: dict[int, Result] = {}
