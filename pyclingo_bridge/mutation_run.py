@@ -166,24 +166,34 @@ def baseline(job: tuple[Path, str]) -> Baseline:
 
 
 def baselines(jobs: int) -> list[Baseline]:
-    """Every bundled scenario under every edition, jobs at a time; kept in the cache folder, keyed
-    by the text of the encodings and the scenarios (the same inputs give the same baselines)."""
+    """Every bundled scenario under every edition, jobs at a time; each kept in the cache folder,
+    keyed by the text of the encodings (every file of asp/, cards included: a run loads them) and
+    of the scenario, so that a scenario added computes only its own runs."""
     import pickle
     from concurrent.futures import ProcessPoolExecutor
 
-    work = [(p, e) for p in resources.bundled_scenarios() for e in EDITIONS]
+    asp = resources.asp_dir()
     digest = hashlib.sha256()
-    for path in sorted(resources.asp_dir().rglob("*.lp")) + [p for p, _ in work[::len(EDITIONS)]]:
-        digest.update(str(path).encode() + b"\0" + path.read_bytes())
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback" / "mutation-baselines"
-    stored = cache / ("v2-" + digest.hexdigest()[:32] + ".pickle")
-    if stored.is_file():
-        return pickle.loads(stored.read_bytes())
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        found = list(pool.map(baseline, work, chunksize=4))
-    cache.mkdir(parents=True, exist_ok=True)
-    stored.write_bytes(pickle.dumps(found))
-    return found
+    for path in sorted(asp.rglob("*.lp")):
+        digest.update(str(path.relative_to(asp)).encode() + b"\0" + path.read_bytes())
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback" / "mutation-baselines" \
+        / ("v3-" + digest.hexdigest()[:32])
+
+    def stored(job: tuple[Path, str]) -> Path:
+        text = hashlib.sha256(job[0].read_bytes()).hexdigest()[:16]
+        return cache / f"{job[0].stem}-{job[1]}-{text}.pickle"
+
+    work = [(p, e) for p in resources.bundled_scenarios() for e in EDITIONS]
+    known = {job: pickle.loads(stored(job).read_bytes()) for job in work if stored(job).is_file()}
+    todo = [job for job in work if job not in known]
+    if todo:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            found = list(pool.map(baseline, todo, chunksize=4))
+        cache.mkdir(parents=True, exist_ok=True)
+        for job, b in zip(todo, found):
+            stored(job).write_bytes(pickle.dumps(b))
+            known[job] = b
+    return [known[job] for job in work]
 
 
 def order_runs(mutant: Mutant, runs: list[Baseline]) -> list[Baseline]:
