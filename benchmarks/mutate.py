@@ -146,7 +146,7 @@ def main(argv: list[str]) -> int:
         elif done % 25 == 0:
             print(f"  [{done}/{total}]", flush=True)
 
-    ran = dict(zip((m.key for m in todo), run_mutants(todo, runs, args.jobs, progress)))
+    ran = dict(zip((m.key for m in todo), run_mutants(todo, runs, args.jobs, progress, list(previous.values()))))
     ran |= {m.key: previous[m.key] for m in kept}
     results = [ran.get(m.key) or Result(m, EQUIVALENT, reason=equivalent[m.key].reason) for m in chosen]
     wall, cpu = time.monotonic() - wall, _cpu_all() - cpu

@@ -32,6 +32,7 @@ import resource
 import shutil
 import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -196,13 +197,20 @@ def baselines(jobs: int) -> list[Baseline]:
     return [known[job] for job in work]
 
 
-def order_runs(mutant: Mutant, runs: list[Baseline]) -> list[Baseline]:
-    """The passing runs that can tell the mutant apart, those that exercise the mutated statement
-    first, quickest first."""
+def order_runs(mutant: Mutant, runs: list[Baseline], kills: Counter | None = None) -> list[Baseline]:
+    """The passing runs that can tell the mutant apart, in the order most likely to kill it soon:
+    those that exercise the mutated statement first, then those that killed more mutants of the
+    same file and of any file so far (kills, by (file, run) and run), quickest first."""
     key = (mutant.file, mutant.line)
+    kills = kills or Counter()
     needs = [_positive_predicates(mutant.original)] + ([_positive_predicates(mutant.mutated)] if mutant.mutated else [])
     return sorted((r for r in runs if r.passed and not all(n - r.domain for n in needs)),
-                  key=lambda r: (key not in r.exercised, r.seconds))
+                  key=lambda r: (key not in r.exercised, -kills[mutant.file, _name(r)], -kills[_name(r)], r.seconds))
+
+
+def _name(r: Baseline) -> str:
+    """How a result names the run that decided it."""
+    return f"{r.scenario} ({r.edition})"
 
 
 @cache
@@ -263,7 +271,8 @@ def _breakage(main: Path) -> str | None:
     return next((m for m in _messages(main) if m not in _real_messages()), None)
 
 
-def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario]) -> Result:
+def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario],
+                 kills: Counter | None = None) -> Result:
     """Run one mutant (in the current process) against the runs, in order, up to the first failure."""
     start = _cpu()
     asp = resources.asp_dir()
@@ -277,11 +286,11 @@ def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scen
         if broke is not None:
             return Result(mutant, BROKE, why=broke, seconds=_cpu() - start)
         timed_out, tried = "", 0
-        for r in order_runs(mutant, runs):
+        for r in order_runs(mutant, runs, kills):
             tried += 1
             scenario = scenarios[r.scenario]
             limit = max(MIN_RUN_SECONDS, RUN_FACTOR * r.seconds)
-            name = f"{r.scenario} ({r.edition})"
+            name = _name(r)
             try:
                 run = solve(scenario, edition=r.edition, horizon=r.horizon, timeout=limit, main=main)
                 if any("unfinished" in texts for texts in run.texts) and run.cut_short is None:
@@ -302,19 +311,32 @@ def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scen
         return Result(mutant, status, timed_out.split(":")[0], timed_out, tried, _cpu() - start)
 
 
-def _child(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario], conn) -> None:
+def _child(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario], kills: Counter, conn) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MUTANT_MEMORY, MUTANT_MEMORY))
     try:
-        result = check_mutant(mutant, runs, scenarios)
+        result = check_mutant(mutant, runs, scenarios, kills)
     except MemoryError:
         result = Result(mutant, TIMED_OUT, why="out of memory")
     conn.send(result)
     conn.close()
 
 
-def run_mutants(mutants: list[Mutant], runs: list[Baseline], jobs: int, progress=None) -> list[Result]:
-    """Every mutant in its own forked process, jobs at a time, each within MUTANT_SECONDS."""
+def killers(results) -> Counter:
+    """How many mutants each run killed, by run and by (file, run) (order_runs tries them first)."""
+    kills: Counter = Counter()
+    for r in results:
+        if r.status == KILLED and r.run:
+            kills[r.run] += 1
+            kills[r.mutant.file, r.run] += 1
+    return kills
+
+
+def run_mutants(mutants: list[Mutant], runs: list[Baseline], jobs: int, progress=None,
+                known: list[Result] = ()) -> list[Result]:
+    """Every mutant in its own forked process, jobs at a time, each within MUTANT_SECONDS; the runs
+    that killed mutants already (known results, then these as they come) are tried first."""
     ctx = multiprocessing.get_context("fork")
+    kills = killers(known)
     scenarios = {p.stem: load_scenario(p) for p in resources.bundled_scenarios()}
     _real_messages()  # once, before the children are forked (each would ground the real encodings again)
     pending = list(enumerate(mutants))
@@ -324,7 +346,7 @@ def run_mutants(mutants: list[Mutant], runs: list[Baseline], jobs: int, progress
         while pending and len(active) < jobs:
             i, m = pending.pop(0)
             receive, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_child, args=(m, runs, scenarios, send))
+            proc = ctx.Process(target=_child, args=(m, runs, scenarios, kills, send))
             proc.start()
             send.close()
             active[i] = (proc, receive, time.monotonic(), m)
@@ -345,6 +367,7 @@ def run_mutants(mutants: list[Mutant], runs: list[Baseline], jobs: int, progress
                 receive.close()
                 del active[i]
                 results[i] = result
+                kills += killers([result])
                 if progress:
                     progress(len(results), len(mutants), result)
     return [results[i] for i in range(len(mutants))]

@@ -253,3 +253,15 @@ def test_resume_drops_the_journal_rows_of_a_rule_file_changed_since(tmp_path) ->
     assert set(resumed(journal, chosen)) == {a.key, b.key}
     journal.write_text(json.dumps({"files": hashes | {"core/amounts.lp": "0" * 64}}) + "\n" + "\n".join(rows) + "\n")
     assert set(resumed(journal, chosen)) == {a.key}
+
+
+def test_the_runs_that_killed_mutants_are_tried_first() -> None:
+    def base(name: str, seconds: float) -> run.Baseline:
+        return run.Baseline(name, "current", True, 6, seconds, frozenset(), frozenset({("p", 1)}))
+
+    m = mut.Mutant("core/x.lp", 1, 1, "delete_rule", "a(X) :- p(X).", "", "")
+    runs = [base("quick", 0.1), base("killer", 0.5)]
+    assert [r.scenario for r in run.order_runs(m, runs)] == ["quick", "killer"]
+    kills = run.killers([run.Result(m, run.KILLED, "killer (current)"), run.Result(m, run.SURVIVED, "quick (current)")])
+    assert kills == Counter({"killer (current)": 1, ("core/x.lp", "killer (current)"): 1})
+    assert [r.scenario for r in run.order_runs(m, runs, kills)] == ["killer", "quick"]
