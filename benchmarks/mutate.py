@@ -23,8 +23,8 @@ from pathlib import Path
 from pyclingo_bridge.errors import LookbackError
 from pyclingo_bridge.mutation import OPERATORS, all_mutants, equivalents_file, load_equivalents, sample
 from pyclingo_bridge.mutation_run import STATUSES, Result, baselines, file_hashes, row_json, run_mutants, to_json
-from pyclingo_bridge.mutation_score import (BROKE, EQUIVALENT, KILLED, NOT_RUN, SURVIVED, load_results, scores,
-                                            score_table, stale_files)
+from pyclingo_bridge.mutation_score import (BROKE, EQUIVALENT, KILLED, NOT_RUN, SURVIVED, TIMED_OUT, load_results,
+                                            score_table, scores, stale_files)
 
 DEFAULT_SAMPLE, DEFAULT_SEED = 300, 25
 #: run first: the operators whose every mutant must be killed (docs/coverage.md's targets)
@@ -92,7 +92,8 @@ def main(argv: list[str]) -> int:
                          "(OUTPUT.partial.jsonl, written as the run goes, or OUTPUT itself) and run the others")
     ap.add_argument("--partial", action="store_true",
                     help="with --resume: run nothing, write OUTPUT from the journal of an unfinished run "
-                         "(the mutants it did not reach are marked 'not run')")
+                         "(the mutants it did not reach are marked 'not run'); with --recheck: run only "
+                         "the survivors and timeouts of the earlier run, not the mutants it did not reach")
     ap.add_argument("--recheck", type=Path, metavar="JSON",
                     help="keep the killed and broken mutants of an earlier run's results (same sample, rule "
                          "files unchanged) and run only the others again, e.g. after adding scenarios")
@@ -128,8 +129,12 @@ def main(argv: list[str]) -> int:
     todo = sorted((m for m in todo if m not in kept), key=lambda m: FIRST.index(m.operator) if m.operator in FIRST
                   else len(FIRST))
     if args.partial:
-        previous |= {m.key: Result(m, NOT_RUN) for m in todo}
-        kept, todo = kept + todo, []
+        # nothing not reached yet is run; with --recheck, the survivors of the earlier run are
+        rerun = [m for m in todo if args.recheck and m.key in previous
+                 and previous[m.key].status in (SURVIVED, TIMED_OUT)]
+        left = [m for m in todo if m not in rerun]
+        previous |= {m.key: Result(m, NOT_RUN) for m in left}
+        kept, todo = kept + left, rerun
     print(f"{len(every)} mutants of the rule files; sample of {len(chosen)} (seed {args.seed}), "
           f"{sum(m.key in equivalent for m in chosen)} reviewed equivalent, {len(todo)} to run, "
           f"{args.jobs} at a time", flush=True)

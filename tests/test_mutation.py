@@ -265,3 +265,29 @@ def test_the_runs_that_killed_mutants_are_tried_first() -> None:
     kills = run.killers([run.Result(m, run.KILLED, "killer (current)"), run.Result(m, run.SURVIVED, "quick (current)")])
     assert kills == Counter({"killer (current)": 1, ("core/x.lp", "killer (current)"): 1})
     assert [r.scenario for r in run.order_runs(m, runs, kills)] == ["killer", "quick"]
+
+
+def test_recheck_partial_runs_only_the_survivors(tmp_path, monkeypatch, capsys) -> None:
+    """--recheck RESULTS --partial runs again the survivors of the earlier run (after scenarios were
+    added) and leaves the mutants it did not reach 'not run'; killed ones are kept."""
+    import benchmarks.mutate as mutate
+    from pyclingo_bridge.mutation_score import load_results
+
+    chosen = mut.sample([m for m in mut.all_mutants() if m.file == "core/phasing.lp"], 3, 25)
+    earlier = [run.Result(chosen[0], run.KILLED, "a (current)"), run.Result(chosen[1], run.SURVIVED),
+               run.Result(chosen[2], "not run")]
+    first = tmp_path / "first.json"
+    first.write_text(run.to_json(earlier, {"command": "c", "seed": 25, "sample": 3}))
+    ran = []
+
+    def fake_run(todo, runs, jobs, progress, known):
+        ran.extend(todo)
+        return [run.Result(m, run.KILLED, "new (2006)") for m in todo]
+
+    monkeypatch.setattr(mutate, "baselines", lambda jobs: [])
+    monkeypatch.setattr(mutate, "run_mutants", fake_run)
+    out = tmp_path / "m.json"
+    assert mutate.main(["--sample", "3", "--only", "core/phasing.lp", "--recheck", str(first), "--partial",
+                        "--output", str(out)]) == 0
+    assert ran == [chosen[1]]
+    assert [r["status"] for r in load_results(out)["mutants"]] == ["killed", "killed", "not run"]
