@@ -296,15 +296,15 @@ class _Book:
             rule = Node(f"rule {stmt.place}", "choice rule" if choice else "rule", stmt.rules, stmt.place)
             # nearest misses first: the instances that got furthest (conditions met, here and
             # below), then by step and values; those that stop earlier are only counted
-            ranked = sorted(found, key=lambda f: (-self._progress(f, fails, depth, frozenset()), f[0], str(f[1])))
-            top = self._progress(ranked[0], fails, depth, frozenset())
-            shown = [f for f in ranked if self._progress(f, fails, depth, frozenset()) == top][:MAX_FAILS]
+            progress = {f: self._progress(f, fails, depth, frozenset()) for f in found}
+            ranked = sorted(found, key=lambda f: (-progress[f], f[0], str(f[1])))
+            shown = [f for f in ranked if progress[f] == progress[ranked[0]]][:MAX_FAILS]
             for k, values, why in shown:
                 text, names = meta.steps[k - 1]
                 bindings = {n: v for n, v in zip(names, values.arguments) if not n.startswith("EXPLAIN_")}
                 fixed = ", ".join(f"{n}={_text(v)}" for n, v in bindings.items())
                 cond = Node(_literal_text(text), "fails", note=_reason_text(why) + (f" (with {fixed})" if fixed else ""),
-                            progress=self._progress((k, values, why), fails, depth, frozenset()))
+                            progress=progress[k, values, why])
                 if why.name != "unmet" and why.arguments:
                     cond.at = self._read_in(why.arguments[0], text, bindings)
                 if why.name in ("missing", "missing_any") and _before_start(why.arguments[0]):
