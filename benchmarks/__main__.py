@@ -392,9 +392,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fuzz", type=int, default=None, metavar="N",
                     help="the nightly-size fuzz run: N mutants of the bundled scenarios, each run twice "
                          "(with --timeout, default 10 here; --docs writes docs/reliability.md)")
-    ap.add_argument("--max-memory", default="1G", help="--max-memory of each fuzz run (default 1G)")
+    ap.add_argument("--max-memory", default="900M",
+                    help="--max-memory of each fuzz run (default 900M: a run's peak memory stays under 1 GB)")
     ap.add_argument("--workers", type=int, default=2, help="fuzz runs at a time (default 2)")
-    ap.add_argument("--fuzz-log", default=None, metavar="PATH", help="append each fuzz case's result to PATH (JSON lines)")
+    ap.add_argument("--fuzz-log", default=None, metavar="PATH", help="append each fuzz case's result to PATH (JSON lines) as it ends; the cases PATH "
+                         "already holds are not run again (the same command resumes a stopped run)")
     ap.add_argument("--fuzz-summary", default=None, metavar="PATH",
                     help="the figures of the cases a --fuzz-log holds (of a run stopped early), without running any")
     a = ap.parse_args(argv)

@@ -1,9 +1,8 @@
 """Seeded mutants of scenario files, for the fuzz test (tests/test_fuzz.py) and the nightly-size
 fuzz run (`python -m benchmarks --fuzz N`, benchmarks/fuzz.py).
 
-A mutation kind is one function `kind(rng, text) -> text` listed in MUTATIONS: a new kind (for
-example card-definition mutants, once cards are user data a scenario may bring) is one function
-more. A case is reproducible on its own: its random generator is seeded with the case's id.
+A mutation kind is one function `kind(rng, text) -> text` listed in MUTATIONS: a new kind is one
+function more. A case is reproducible on its own: its random generator is seeded with the case's id.
 """
 
 from __future__ import annotations
@@ -13,6 +12,8 @@ import re
 from pathlib import Path
 
 SEED = 20260417
+#: the bundled card files, whose definitions card_definition() copies into a mutant
+CARDS = Path(__file__).resolve().parent.parent / "asp" / "cards"
 TOKENS = ["#script (python)", "#include \"x.lp\".", "#const horizon=1.", "#show.", "#external a.", ":-", "X",
           "not", "1..3", "{", "}", "(", ")", ",", ".", ";", "\"", "%*", "*%", "foo(bar)", "card(", "expect(",
           "script(1, cast(alice, x)).", "init_zone(x, hand).", "player(_, 1).", "-1", "0", "#inf", "#sup",
@@ -137,8 +138,76 @@ def huge_identifier(rng: random.Random, text: str) -> str:
     return re.sub(rf"\b{name}\b", huge, text)
 
 
+def _card_facts(name: str, text: str) -> list[str]:
+    """The facts that define card `name`: the scenario's own (docs/cards.md), else its bundled file's."""
+    card_language = {m.group().split("(", 1)[0] for f in CARDS.glob("*.lp") for m in facts(f.read_text())}
+    own = [m.group() for m in facts(text) if m.group().split("(", 1)[0] in card_language
+           and re.search(rf"\b{name}\b", m.group())]
+    if own:
+        return own
+    path = CARDS / f"{name}.lp"
+    return [m.group() for m in facts(path.read_text())] if path.is_file() else []
+
+
+def _wrong_arity(rng: random.Random, fact: str) -> str:
+    head, inner = fact.split("(", 1)
+    args = split_args(inner[:-2])
+    if len(args) > 1 and rng.random() < 0.5:
+        del args[rng.randrange(1, len(args))]
+    else:
+        args.insert(rng.randint(1, len(args)), rng.choice(["1", "x", "ab(x, 1)"]))
+    return f"{head}({','.join(args)})."
+
+
+#: the ways card_definition() changes a card definition
+CARD_CHANGES = ("bundled_name", "drop", "duplicate", "garble", "wrong_arity", "unknown_keyword",
+                "unknown_predicate", "defined_twice", "second_value", "huge_name")
+
+
+def card_definition(rng: random.Random, text: str, change: str | None = None) -> str:
+    """A card definition the scenario brings (docs/cards.md), mutated: a card of the scenario is
+    redefined under a new name and pointed at (one fact dropped, duplicated or garbled, a fact of
+    the wrong arity, an unknown keyword or predicate, the card defined twice, a second power and
+    toughness or mana value, a name of thousands of characters), or a bundled card's definition
+    is restated under its own name."""
+    used = sorted(set(re.findall(r"^card\(\s*\w+\s*,\s*(\w+)\s*,", text, re.MULTILINE)))
+    chosen = [name for name in used if _card_facts(name, text)]
+    if not chosen:
+        return random_tokens(rng, text)
+    name = rng.choice(chosen)
+    definition = _card_facts(name, text)
+    change = change or rng.choice(CARD_CHANGES)
+    if change == "bundled_name":  # a card named like a bundled one (refused without --override-cards)
+        return text + "\n" + "\n".join(definition) + "\n"
+    new = f"fz_{name}" + ("_" + "x" * rng.choice([1000, 20000]) if change == "huge_name" else "")
+    definition = [re.sub(rf"\b{name}\b", new, fact) for fact in definition]
+    k = rng.randrange(len(definition))
+    if change == "drop":
+        del definition[k]
+    elif change == "duplicate":
+        definition.insert(k, definition[k])
+    elif change == "garble":
+        i = rng.randrange(len(definition[k]))
+        definition[k] = definition[k][:i] + rng.choice("(),.%#\"'xyz019 _A") + definition[k][i + 1:]
+    elif change == "wrong_arity":
+        definition[k] = _wrong_arity(rng, definition[k])
+    elif change == "unknown_keyword":
+        definition.append(f"printed_keyword({new}, {rng.choice(['flyingg', 'haunt_twice', 'x'])}).")
+    elif change == "unknown_predicate":
+        definition.append(f"printed_power({new}, 2).")
+    elif change == "defined_twice":
+        definition += definition
+    elif change == "second_value":  # a characteristic a card has one of, stated twice with two values
+        single = [f for f in definition if f.startswith(("printed_pt(", "printed_mana_value("))]
+        definition.append(_NUMBER.sub(lambda n: str(int(n.group()) + 1), rng.choice(single or definition), count=1))
+    cards = [m for m in re.finditer(rf"^card\(\s*\w+\s*,\s*({name})\s*,", text, re.MULTILINE)]
+    m = rng.choice(cards)
+    text = text[:m.start(1)] + new + text[m.end(1):]
+    return text + "\n" + "\n".join(definition) + "\n"
+
+
 MUTATIONS = [delete, duplicate, garble, swap_arguments, random_tokens, huge_number, deep_term,
-             pool_blowup, many_cards, long_script, huge_identifier]
+             pool_blowup, many_cards, long_script, huge_identifier, card_definition]
 COMMANDS = [["check"], ["run"], ["run", "--all", "--json"]]
 
 

@@ -22,11 +22,13 @@ from pathlib import Path
 
 from pyclingo_bridge.errors import LookbackError
 from pyclingo_bridge.mutation import OPERATORS, all_mutants, equivalents_file, load_equivalents, sample
-from pyclingo_bridge.mutation_run import (BROKE, EQUIVALENT, KILLED, NOT_RUN, STATUSES, SURVIVED, Result, baselines,
-                                          row_json, run_mutants, to_json)
-from pyclingo_bridge.mutation_score import load_results, scores, score_table, stale_files
+from pyclingo_bridge.mutation_run import STATUSES, Result, baselines, file_hashes, row_json, run_mutants, to_json
+from pyclingo_bridge.mutation_score import (BROKE, EQUIVALENT, KILLED, NOT_RUN, SURVIVED, TIMED_OUT, load_results,
+                                            score_table, scores, stale_files)
 
 DEFAULT_SAMPLE, DEFAULT_SEED = 300, 25
+#: run first: the operators whose every mutant must be killed (docs/coverage.md's targets)
+FIRST = ("edition_flip", "time_back", "time_forward")
 
 
 def _cpu_all() -> float:
@@ -51,15 +53,27 @@ def recorded(path: Path, chosen: list) -> dict:
 
 
 def resumed(journal: Path, chosen: list) -> dict:
-    """The mutants an interrupted run classified, by key (the lines of its journal)."""
+    """The mutants an interrupted run classified, by key (the lines of its journal), but for the
+    mutants of rule files changed since (the journal's first line has the hashes of the files)."""
     by_key = {m.key: m for m in chosen}
     out = {}
+    stale: set[str] = set()
     for line in journal.read_text().splitlines():
         row = json.loads(line)
+        if "files" in row and "file" not in row:
+            stale = stale_files(row)
+            continue
         key = (row["file"], row["operator"], row["original"], row["mutated"])
+        if row["file"] in stale:
+            continue
         if key in by_key:
             out[key] = Result(by_key[key], row["status"], row["run"], row["why"], row["runs"], row["seconds"])
     return out
+
+
+def _journal_head() -> str:
+    """The first line of a journal: the hashes of the rule files the run is on."""
+    return json.dumps({"files": file_hashes()}) + "\n"
 
 
 def main(argv: list[str]) -> int:
@@ -78,7 +92,8 @@ def main(argv: list[str]) -> int:
                          "(OUTPUT.partial.jsonl, written as the run goes, or OUTPUT itself) and run the others")
     ap.add_argument("--partial", action="store_true",
                     help="with --resume: run nothing, write OUTPUT from the journal of an unfinished run "
-                         "(the mutants it did not reach are marked 'not run')")
+                         "(the mutants it did not reach are marked 'not run'); with --recheck: run only "
+                         "the survivors and timeouts of the earlier run, not the mutants it did not reach")
     ap.add_argument("--recheck", type=Path, metavar="JSON",
                     help="keep the killed and broken mutants of an earlier run's results (same sample, rule "
                          "files unchanged) and run only the others again, e.g. after adding scenarios")
@@ -103,17 +118,23 @@ def main(argv: list[str]) -> int:
     if args.resume and journal and (journal.is_file() or args.output.is_file()):
         done = resumed(journal, chosen) if journal.is_file() else \
             {k: r for k, r in recorded(args.output, chosen).items() if r.status != NOT_RUN}
-        if not journal.is_file():
-            journal.write_text("".join(row_json(r) + "\n" for r in done.values()))
+        # the journal goes on with the results kept, under the hashes of the files as they are now
+        journal.write_text(_journal_head() + "".join(row_json(r) + "\n" for r in done.values()))
         previous |= done
         kept += [m for m in todo if m.key in done and m not in kept]
         print(f"{len(done)} mutants already run are kept")
     elif journal:
-        journal.write_text("")
-    todo = [m for m in todo if m not in kept]
+        journal.write_text(_journal_head())
+    # the mutants the targets name first (every edition-table flip, every T-1/T flip), then the rest
+    todo = sorted((m for m in todo if m not in kept), key=lambda m: FIRST.index(m.operator) if m.operator in FIRST
+                  else len(FIRST))
     if args.partial:
-        previous |= {m.key: Result(m, NOT_RUN) for m in todo}
-        kept, todo = kept + todo, []
+        # nothing not reached yet is run; with --recheck, the survivors of the earlier run are
+        rerun = [m for m in todo if args.recheck and m.key in previous
+                 and previous[m.key].status in (SURVIVED, TIMED_OUT)]
+        left = [m for m in todo if m not in rerun]
+        previous |= {m.key: Result(m, NOT_RUN) for m in left}
+        kept, todo = kept + left, rerun
     print(f"{len(every)} mutants of the rule files; sample of {len(chosen)} (seed {args.seed}), "
           f"{sum(m.key in equivalent for m in chosen)} reviewed equivalent, {len(todo)} to run, "
           f"{args.jobs} at a time", flush=True)
@@ -130,7 +151,7 @@ def main(argv: list[str]) -> int:
         elif done % 25 == 0:
             print(f"  [{done}/{total}]", flush=True)
 
-    ran = dict(zip((m.key for m in todo), run_mutants(todo, runs, args.jobs, progress)))
+    ran = dict(zip((m.key for m in todo), run_mutants(todo, runs, args.jobs, progress, list(previous.values()))))
     ran |= {m.key: previous[m.key] for m in kept}
     results = [ran.get(m.key) or Result(m, EQUIVALENT, reason=equivalent[m.key].reason) for m in chosen]
     wall, cpu = time.monotonic() - wall, _cpu_all() - cpu

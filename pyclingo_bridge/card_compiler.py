@@ -69,6 +69,10 @@ def closest_template(*phrases: str) -> str:
 
 # - normalising one ability's text --------------------------------------------------------------
 
+#: trigger kinds whose event moves nothing: "that permanent" is the object the trigger saw
+_NOT_MOVED = ("control_lost", "control_gained", "control_gained_by_opponent", "phases_out", "phases_in")
+
+
 @dataclass
 class Normalised:
     """An ability's text as the grammar reads it, and for each of its characters the line and the
@@ -463,6 +467,8 @@ class _ToFacts(Transformer):
         the trigger was judged on (its last known information, CR 608.2h)."""
         if self.last_ref is not None:
             return self.last_ref
+        if "becomes_unattached" in self.kinds:
+            return Function("partner")  # the permanent it was attached to (CR 603.10c)
         if self.kinds:
             return Function("trigger_object")
         raise self._gap(meta, '"its" names no object the text mentions before it')
@@ -495,6 +501,8 @@ class _ToFacts(Transformer):
     def that(self, meta, _):
         if "becomes_unattached" in self.kinds:
             self.last_ref = Function("partner")  # the permanent it was attached to (CR 603.10c)
+        elif self.kinds and all(k in _NOT_MOVED for k in self.kinds):
+            self.last_ref = Function("trigger_object")  # still where it was: the event moved nothing
         else:
             self.last_ref = Function("it")  # the object the trigger found where it went (CR 603.6)
         return self.last_ref

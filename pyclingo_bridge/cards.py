@@ -223,10 +223,15 @@ def defined_cards(facts: Iterable, lang: Language) -> dict[str, object]:
     return found
 
 
+#: printed characteristics a card has one of: its power and toughness (CR 208.1), its mana value (CR 202.3)
+ONE_OF = {"printed_pt": "power and toughness (CR 208.1)", "printed_mana_value": "mana value (CR 202.3)"}
+
+
 def check_facts(facts: list, known_cards: frozenset[str], lang: Language,
                 only: str | None = None) -> list[tuple[Location, str]]:
     """Every problem of the card facts of one place (scenario.Fact values of card predicates):
-    a term not of its role, an ability of a card not defined there, a card without a type.
+    a term not of its role, an ability of a card not defined there, a card without a type, a card
+    with two values of a characteristic it has one of (ONE_OF).
     only: the one card the place may define (a card file NAME.lp defines NAME)."""
     defined = defined_cards(facts, lang)
     problems: list[tuple[Location, str]] = []
@@ -241,6 +246,14 @@ def check_facts(facts: list, known_cards: frozenset[str], lang: Language,
             if problem := term_problem(arg, role, ctx):
                 problems.append((fact.location, f"{fact.name}: {problem}"))
                 break
+    first: dict[tuple[str, str], object] = {}
+    for fact in facts:
+        if fact.name in ONE_OF:
+            key = (fact.name, str(fact.args[0]))
+            seen = first.setdefault(key, fact)
+            if seen.args != fact.args:
+                problems.append((fact.location, f"card {key[1]} is given a second {ONE_OF[fact.name]}: "
+                                                f"{fact.symbol} after {seen.symbol} at {seen.location}"))
     typed = {str(f.args[0]) for f in facts if f.name == "printed_type"}
     for name, fact in defined.items():
         if name not in typed:

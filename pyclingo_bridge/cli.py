@@ -84,18 +84,44 @@ def _load(path: str | Path, library: CardLibrary) -> Scenario:
     return scenario
 
 
-def _solve(path: str | Path, library: CardLibrary, **options):
-    """Load, validate and solve one scenario in this process; ScenarioError for any input error,
-    the run's included."""
-    result = jobs.solve_file(str(path), library=library, **options)
-    _note_own_cards(jobs.own_card_notes(result.scenario, library))
-    return result
-
-
 def _check_edition(edition: str | None, as_json: bool = False) -> None:
     known = vocabulary().editions
     if edition is not None and edition not in known:
         _bad_input(f"--edition: unknown edition {edition} (known: {', '.join(sorted(known))})", as_json)
+
+
+def _cut_short_exit(reason: str, as_json: bool, subject: str) -> None:
+    """A command the guard stopped before it had a result: the same words as a run cut short, in
+    text or JSON, and exit 3."""
+    if as_json:
+        click.echo(dumps({"complete": False, "cut_short": reason, "subject": subject}))
+    else:
+        click.echo(f"{subject}: no result (cut short: {reason})")
+    sys.exit(EXIT_CUT_SHORT)
+
+
+def _in_guard(job, *args, timeout: float | None, max_memory: int | None, subject: str, as_json: bool = False,
+              progress: "_Progress | None" = None):
+    """job(*args) (jobs.py) in the guard's child process (guard.py), stopped at the time limit,
+    on Ctrl-C and by the memory limit: its value; a run cut short says so and exits 3, bad input
+    exits 2."""
+    try:
+        return guarded(job, *args, timeout=timeout, max_memory=max_memory, on_progress=progress)
+    except Stopped as stopped:
+        if progress is not None:
+            progress.done()
+        _cut_short_exit(stopped.reason, as_json, subject)
+    except LookbackError as error:
+        if progress is not None:
+            progress.done()
+        _bad_input(error, as_json)
+
+
+def _print(output: jobs.Output) -> None:
+    """A command's output (jobs.Output): notes on stderr, the report on stdout, then its exit code."""
+    _note_own_cards(output.notes)
+    click.echo(output.text)
+    sys.exit(EXIT_FAILED if output.failed else EXIT_CUT_SHORT if output.cut_short else EXIT_OK)
 
 
 _EDITION = click.option("--edition", default=None, metavar="2006|current",
@@ -211,6 +237,7 @@ class _Progress:
 @click.option("--limit", type=click.IntRange(min=0), default=0, metavar="N",
               help="Stop after N distinct outcomes, and count at most N lines of play for each (0: no limit).")
 @_TIMEOUT
+@_MAX_MEMORY
 @click.option("--all-orders", is_flag=True,
               help="Count every order of interchangeable triggers as its own line of play (K! for K of them).")
 @click.option("--witnesses/--no-witnesses", default=True, show_default=True,
@@ -220,26 +247,17 @@ class _Progress:
 @_card_options
 @_interruptible
 def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
-                      all_orders: bool, witnesses: bool, progress: bool, card_dirs: tuple[str, ...],
-                      override_cards: bool) -> None:
+                      max_memory: int | None, all_orders: bool, witnesses: bool, progress: bool,
+                      card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Every distinct outcome of SCENARIO, how many lines of play lead to each, and one witness line each."""
-    from .enumeration import enumerate_outcomes
-    from .outcome_text import enumeration_json, enumeration_text
-
     _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
     shown = _Progress(progress)
-    try:
-        result = enumerate_outcomes(_load(scenario, library), edition=edition, limit=limit, timeout=timeout,
-                                    all_orders=all_orders, progress=shown)
-        text = (enumeration_json if as_json else enumeration_text)(result, witnesses)
-    except LookbackError as error:
-        shown.done()
-        _bad_input(error, as_json)
+    output = _in_guard(jobs.enumerate_output, scenario, edition, as_json, limit, timeout, all_orders, witnesses,
+                       library, timeout=timeout, max_memory=max_memory, subject=scenario, as_json=as_json,
+                       progress=shown)
     shown.done()
-    click.echo(text)
-    if result.cut_short is not None:
-        sys.exit(EXIT_CUT_SHORT)
+    _print(output)
 
 
 def _scenario_files(paths: tuple[str, ...]) -> list[Path]:
@@ -339,38 +357,18 @@ def _check_one(path: str, edition: str | None, timeout: float | None, max_memory
 @_EDITION
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
 @_TIMEOUT
+@_MAX_MEMORY
 @_card_options
 @_interruptible
 def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout: float | None,
-                      card_dirs: tuple[str, ...], override_cards: bool) -> None:
+                      max_memory: int | None, card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Minimal conflicts of SCENARIO: if it has no answer set, the smallest set of CR rule groups and
     scenario facts responsible; else the same for each expect(all|some|none, ...) no answer set meets,
     and for violations. Exit 1 if there is a conflict."""
-    from .conflicts import minimal_conflicts, requirement_of, text_report as conflict_text
-
     _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
-    try:
-        result = _solve(scenario, library, edition=edition, timeout=timeout)
-        if result.cut_short:
-            click.echo(f"the run was cut short ({result.cut_short}): no conflict computed")
-            sys.exit(EXIT_CUT_SHORT)
-        if not result.models:
-            wanted = [requirement_of()]
-        else:
-            wanted = [requirement_of(e) for e in result.scenario.expectations
-                      if e.mode in ("all", "some", "none") and (e.edition is None or e.edition == result.edition)]
-            if any(t.startswith("violation(") for texts in result.texts for t in texts):
-                wanted.append(requirement_of(violations=True))
-        found = minimal_conflicts(result.scenario, wanted, edition=edition, horizon=result.horizon,
-                                  timeout=timeout) if wanted else []
-    except LookbackError as error:
-        _bad_input(error, as_json)
-    if as_json:
-        click.echo(dumps({"conflicts": [c.to_json() for c in found]}))
-    else:
-        click.echo("\n".join(conflict_text(c) for c in found) or "no expectation to check")
-    sys.exit(EXIT_FAILED if any(not c.satisfiable for c in found) else EXIT_OK)
+    _print(_in_guard(jobs.conflicts_output, scenario, edition, as_json, timeout, library, timeout=timeout,
+                     max_memory=max_memory, subject=scenario, as_json=as_json))
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -425,44 +423,55 @@ def _bounds(players: int, pieces: int, cards: str, zones: str, max_damage: int, 
 @click.option("--limit", type=click.IntRange(min=0), default=0, metavar="N",
               help="Stop after N distinct outcomes per edition (0: no limit; a diff cut short may be INCOMPLETE).")
 @click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="S",
-              help="Files: stop each edition's enumeration after S seconds. --generate: stop after S seconds in all.")
+              help="Files: stop each edition's enumeration after S seconds, grounding included. --generate: "
+                   "stop after S seconds in all.")
+@_MAX_MEMORY
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show progress on stderr when the run takes more than a second.")
 @functools.partial(_card_options, pool=True)
 @_interruptible
 def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: int, cards: str, zones: str,
                  max_damage: int, actions: int, steps: int, life: str, as_json: bool, limit: int,
-                 timeout: float | None, progress: bool, card_dirs: tuple[str, ...], override_cards: bool) -> None:
+                 timeout: float | None, max_memory: int | None, progress: bool, card_dirs: tuple[str, ...],
+                 override_cards: bool) -> None:
     """Scenarios in PATHS (files or folders; default: the bundled ones), or with --generate every
     generated situation within the bounds, whose outcomes differ between the 2006 and the current
     rules, with both outcome sets and the rules that make the difference.
 
     Exit code 0: no scenario differs; 1: some differ; 2: bad input; 3: a comparison was cut short
     (--timeout, --limit) and none differs for sure."""
-    from .edition_diff import DIFFER, INCOMPLETE, EditionDiff, diff_editions, diff_generated
-    from .generate import Generation
+    from .edition_diff import DIFFER, INCOMPLETE, EditionDiff
     from .outcome_text import diff_json, diff_text
 
     library = _library(card_dirs, override_cards)
     shown = _Progress(progress)
     results: list[tuple[str, str, EditionDiff | LookbackError]] = []  # (name, scenario text, result)
-    generation = Generation()
+    stopped: list[tuple[str, str]] = []  # (scenario, reason): cut short by the guard before any result
+    generation_cut_short = False
     if generate:
         if paths:
             _bad_input("--generate: compares generated situations; give no scenario files with it")
         bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life, library=library)
-        results = [(f"generated situation {i}", text, d) for i, (text, d) in
-                   enumerate(diff_generated(bounds, limit=limit, timeout=timeout, progress=shown,
-                                                  state=generation), start=1)]
+        found, generation_cut_short = _in_guard(jobs.diff_generated_all, bounds, limit, timeout, timeout=timeout,
+                                                max_memory=max_memory, subject="diff --generate", as_json=as_json,
+                                                progress=shown)
+        results = [(f"generated situation {i}", text, d) for i, (text, d) in enumerate(found, start=1)]
     else:
         files = _scenario_files(paths)
         if not files:
             _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
                                      "no scenario files (*.lp) found"))
+        # each edition's enumeration has --timeout seconds: the guard stops a file after all of them
+        limit_of_file = None if timeout is None else timeout * len(vocabulary().editions)
         for i, path in enumerate(files, start=1):
             shown(f"diff: scenario {i} of {len(files)}: {path}")
             try:
-                results.append((str(path), "", diff_editions(_load(path, library), limit=limit, timeout=timeout)))
+                diff, notes = guarded(jobs.diff_file, str(path), limit, timeout, library, timeout=limit_of_file,
+                                      max_memory=max_memory)
+                _note_own_cards(notes)
+                results.append((str(path), "", diff))
+            except Stopped as cut:
+                stopped.append((str(path), cut.reason))
             except LookbackError as error:
                 results.append((str(path), "", error))
     shown.done()
@@ -471,8 +480,11 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     for name, error in errors:
         click.echo(f"ERROR {error}" if not generate else f"ERROR {name}: {error}", err=True)
     if as_json:
-        click.echo(diff_json([d for _, _, d in diffs], [text for _, text, _ in diffs] if generate else None))
+        click.echo(diff_json([d for _, _, d in diffs], [text for _, text, _ in diffs] if generate else None,
+                             stopped, generation_cut_short=generation_cut_short))
     else:
+        for name, reason in stopped:
+            click.echo(f"{name}: no result (cut short: {reason})")
         for name, text, d in diffs:
             if generate and d.status in (DIFFER, INCOMPLETE):
                 click.echo(diff_text(d, name) + "\n  the situation:\n" +
@@ -481,11 +493,14 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
                 click.echo(diff_text(d, name))
         counts = {status: sum(d.status == status for _, _, d in diffs) for status in {d.status for _, _, d in diffs}}
         what = f"generated situation(s) ({bounds.describe()})" if generate else "scenario(s)"
-        click.echo(f"{len(results)} {what}: " + (", ".join(f"{n} {status}" for status, n in sorted(counts.items()))
-                                                 or "none compared")
-                   + (f", {len(errors)} with bad input" if errors else ""))
+        click.echo(f"{len(results) + len(stopped)} {what}: "
+                   + (", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "none compared")
+                   + (f", {len(errors)} with bad input" if errors else "")
+                   + (f", {len(stopped)} cut short before a result" if stopped else "")
+                   + ("; CUT SHORT: the generation stopped at its time limit, other situations within the "
+                      "bounds were not compared" if generation_cut_short else ""))
     differ = any(d.status == DIFFER for _, _, d in diffs)
-    incomplete = any(d.status == INCOMPLETE for _, _, d in diffs) or generation.cut_short
+    incomplete = any(d.status == INCOMPLETE for _, _, d in diffs) or generation_cut_short or bool(stopped)
     sys.exit(EXIT_BAD_INPUT if errors else EXIT_FAILED if differ else EXIT_CUT_SHORT if incomplete else EXIT_OK)
 
 
@@ -558,22 +573,18 @@ def coverage_command(output: str | None, check_only: bool, timeout: float, mutat
 @click.option("--levels", type=click.IntRange(min=1), default=None, metavar="N",
               help="Show the why tree down to N atoms deep only (default: all).")
 @_TIMEOUT
+@_MAX_MEMORY
 @_card_options
 @_interruptible
 def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool, depth: int,
-                    levels: int | None, timeout: float | None, card_dirs: tuple[str, ...], override_cards: bool) -> None:
+                    levels: int | None, timeout: float | None, max_memory: int | None, card_dirs: tuple[str, ...],
+                    override_cards: bool) -> None:
     """Why ATOM holds in SCENARIO (in every or some answer set), or why it cannot: a derivation
     tree of events, states, facts and rules, each rule with its CR number and file:line."""
-    from .explain import explain, json_report as explain_json, text_report as explain_text
-
     _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
-    try:
-        result = explain(scenario, atom, edition=edition, depth=depth, timeout=timeout, levels=levels,
-                         library=library)
-    except LookbackError as error:
-        _bad_input(error, as_json)
-    click.echo((explain_json if as_json else explain_text)(result))
+    _print(_in_guard(jobs.explain_output, scenario, atom, as_json, library, edition, depth, timeout, levels,
+                     timeout=timeout, max_memory=max_memory, subject=scenario, as_json=as_json))
 
 
 @main.command("verify")
@@ -592,16 +603,18 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
               help="Skip the check that every line of play is over by the horizon (every-horizon proofs).")
 @click.option("--list", "list_only", is_flag=True, help="List the invariants and the rules they cite.")
 @_TIMEOUT
+@_MAX_MEMORY
 @functools.partial(_card_options, pool=True)
 @_interruptible
 def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
                    editions: tuple[str, ...], life: str, names: tuple[str, ...], encodings: tuple[str, ...],
                    invariant_files: tuple[str, ...], output: str | None, no_horizon_check: bool, list_only: bool,
-                   timeout: float | None, card_dirs: tuple[str, ...], override_cards: bool) -> None:
+                   timeout: float | None, max_memory: int | None, card_dirs: tuple[str, ...],
+                   override_cards: bool) -> None:
     """Search every generated situation within the bounds, and every line of play, for a violated
     invariant (asp/checks/, and the user's); print one verdict per invariant (refuted, proven up to
     the horizon, proven for every horizon, not exercised) and each counterexample as a scenario."""
-    from .verify import invariants, render, user_invariants, verify
+    from .verify import invariants, render, user_invariants
 
     if list_only:
         try:
@@ -613,11 +626,8 @@ def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage
         return
     bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life,
                      editions or tuple(sorted(vocabulary().editions)), _library(card_dirs, override_cards))
-    try:
-        report = verify(bounds, names, encodings, timeout, horizon_check=not no_horizon_check,
-                        invariant_files=invariant_files)
-    except LookbackError as error:
-        _bad_input(error)
+    report = _in_guard(jobs.verify_report, bounds, names, encodings, timeout, not no_horizon_check, invariant_files,
+                       timeout=timeout, max_memory=max_memory, subject="verify")
     text = render(report)
     for number, cx in enumerate(report.counterexamples, start=1):
         if output is None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass, field
+from functools import cache
 
 from clingo import Control, Function, Number, Symbol, SymbolType, ast, parse_term
 
@@ -42,6 +43,10 @@ from .scenario import SCENARIO_PREDICATES, Scenario, load_scenario
 #: fails shown per rule for one atom (the others are counted)
 MAX_FAILS = 4
 _EVENTS = {("happens", 2), ("script", 2)}
+#: events and triggerings: they happen at a step (other atoms with a step last are read in the
+#: state after it)
+_AT_STEP = {("happens", 2), ("script", 2), ("triggered", 2), ("trigger_at", 7), ("step_kind", 2), ("performs", 2),
+            ("trigger_event", 4)}
 #: atoms whose last argument is a step (time is always the last argument)
 _TIMED = {("happens", 2), ("holds", 2), ("triggered", 2), ("step_kind", 2)}
 
@@ -57,6 +62,8 @@ class Node:
     children: list["Node"] = field(default_factory=list)
     repeated: bool = False  # already explained above in the same tree
     note: str = ""
+    #: a failing condition: how far its instance got (conditions met, here and below)
+    progress: int = 0
 
     def to_json(self) -> dict:
         out = {"atom": self.atom, "kind": self.kind}
@@ -81,6 +88,27 @@ class Explanation:
     horizon: int
     why: Node | None
     why_not: Node | None
+
+    @property
+    def cause(self) -> tuple[Node, Node] | None:
+        """(rule, failing condition) at the bottom of the nearest miss: from the atom down,
+        each time the condition that got furthest, into the atom it misses."""
+        node, found, read = self.why_not, None, ""
+        while node is not None:
+            options = [(rule, cond) for rule in node.children for cond in rule.children if cond.kind == "fails"]
+            if not options:
+                break
+            found = max(options, key=lambda rc: rc[1].progress)  # the first of the furthest
+            if found[1].at.startswith("read in") and not read.startswith(found[1].at):
+                read = found[1].at  # (the same state said again without the look is no news)
+            below = [c for c in found[1].children if c.kind == "false" and not c.repeated]
+            node = below[0] if below else None
+        if found is not None and not found[1].at and read:
+            # a condition without a step of its own (a card's printed text, a piece) was read
+            # for the state the nearest condition above it names
+            found = (found[0], Node(found[1].atom, found[1].kind, found[1].rules, "for what was " + read,
+                                    found[1].children, found[1].repeated, found[1].note, found[1].progress))
+        return found
 
 
 def _text(sym: Symbol) -> str:
@@ -113,7 +141,8 @@ def parse_atom(text: str) -> Symbol:
     return atom
 
 
-def signatures() -> set[tuple[str, int]]:
+@cache
+def signatures() -> frozenset[tuple[str, int]]:
     """Every predicate an atom can be asked about: heads of the encodings and scenario facts."""
     found = set(SCENARIO_PREDICATES.items()) | {("expect", 3)}
     for stmt in statements():
@@ -124,7 +153,7 @@ def signatures() -> set[tuple[str, int]]:
                         found.add((atom.name, len(atom.arguments)))
                     elif atom.ast_type.name == "SymbolicTerm" and atom.symbol.type == SymbolType.Function:
                         found.add((atom.symbol.name, len(atom.symbol.arguments)))
-    return found
+    return frozenset(found)
 
 
 def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int = provenance.DEFAULT_DEPTH,
@@ -139,14 +168,17 @@ def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int
     if not run.models:
         raise ScenarioError(Location(scenario.path), "the scenario has no answer set: nothing to explain "
                                                      "(lookback conflicts names the rules and facts responsible)")
-    meta: dict[tuple[int, int], Meta] = {}
+    prog = _program(scenario.card_files)
+    extra, special = _specialised(scenario.card_files, (atom.name, len(atom.arguments)))
+    meta = {**prog.meta, **special}
+    last = max(prog.rules, default=0)
 
     def transform(index: int, stmt: Statement):
-        return provenance.transform(index, stmt, meta) if stmt.is_rule else []
+        return prog.rules.get(index, []) + (extra if index == last else [])
 
     facts = "".join(f"{f.symbol}.\nexplain_prov(scenario({i}), 0, {f.symbol}, (), ()) :- explain_want({f.symbol}).\n"
                     for i, f in enumerate(scenario.facts))
-    query = f"explain_want({atom}).\nexplain_wantnot_at({atom}, 0).\n"
+    query = f"explain_want({atom}).\nexplain_ground({atom}).\nexplain_wantnot_at({atom}, 0).\n"
     ctl = ground(transform, facts + GENERIC + query, horizon=run.horizon, edition=edition,
                  constants={"explain_depth": depth}, card_files=scenario.card_files)
     held = _model(ctl, atom, True)
@@ -156,6 +188,18 @@ def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int
     why = book.why(atom, held) if held is not None else None
     why_not = book.why_not(atom, lacked, depth) if lacked is not None else None
     return Explanation(str(atom), holds_in, run.edition, run.horizon, why, why_not)
+
+
+@cache
+def _program(card_files) -> provenance.Program:
+    """The provenance program of the encodings with these cards (the same for every scenario
+    that has them: made once a process)."""
+    return provenance.program(statements(card_files))
+
+
+@cache
+def _specialised(card_files, name: tuple[str, int]):
+    return provenance.specialise(_program(card_files), name)
 
 
 def _model(ctl: Control, atom: Symbol, value: bool) -> frozenset[Symbol] | None:
@@ -170,7 +214,7 @@ def _model(ctl: Control, atom: Symbol, value: bool) -> frozenset[Symbol] | None:
 class _Book:
     """Reads the provenance atoms of one model."""
 
-    def __init__(self, scenario: Scenario, meta: dict[tuple[int, int], Meta], levels: int | None):
+    def __init__(self, scenario: Scenario, meta: dict[tuple[int, int, int], Meta], levels: int | None):
         self.levels = levels
         self.scenario = scenario
         self.meta = meta
@@ -219,12 +263,14 @@ class _Book:
 
     # - why not ------------------------------------------------------------------------------
     def why_not(self, atom: Symbol, model: frozenset[Symbol], depth: int) -> Node:
-        fails: dict[Symbol, dict[tuple[int, int], list[tuple[int, Symbol, Symbol]]]] = {}
+        fails: dict[Symbol, dict[tuple[int, int, int], list[tuple[int, Symbol, Symbol]]]] = {}
         for a in model:
-            if a.match("explain_fail", 6):
-                r, e, head, k, values, why = a.arguments
-                fails.setdefault(head, {}).setdefault((r.number, e.number), []).append((k.number, values, why))
+            if a.match("explain_fail", 7):
+                r, e, mode, head, k, values, why = a.arguments
+                fails.setdefault(head, {}).setdefault((r.number, e.number, mode.number), []).append(
+                    (k.number, values, why))
         best = _well_founded(_derivations(model))
+        self.lacked = model
         return self._why_not_node(atom, fails, best, depth, set())
 
     def _why_not_node(self, atom: Symbol, fails: dict, best: dict, depth: int, seen: set[Symbol]) -> Node:
@@ -236,29 +282,101 @@ class _Book:
         by_rule = fails.get(atom, {})
         if not by_rule:
             scenario_pred = (atom.name, len(atom.arguments)) in SCENARIO_PREDICATES.items()
-            node.note = "the scenario does not state it" if scenario_pred else "no rule or fact of the encodings derives it"
+            if _has_hole(atom) and not scenario_pred and (atom.name, len(atom.arguments)) in signatures():
+                node.note = (f"not asked about further: an argument is only partly known, or more than "
+                             f"{provenance.HOLE_HOPS} atoms with unknown arguments in a row")
+            else:
+                node.note = "the scenario does not state it" if scenario_pred else \
+                    "no rule or fact of the encodings derives it"
             return node
-        for (r, e), found in sorted(by_rule.items()):
-            meta = self.meta[r, e]
+        for (r, e, mode), found in sorted(by_rule.items()):
+            meta = self.meta[r, e, mode]
             stmt = meta.statement
-            rule = Node(f"rule {stmt.place}", "rule", stmt.rules, stmt.place)
-            found = sorted(found, key=lambda f: (f[0], str(f[1])))
-            for k, values, why in found[:MAX_FAILS]:
+            choice = stmt.is_rule and stmt.node.head.ast_type == ast.ASTType.Aggregate
+            rule = Node(f"rule {stmt.place}", "choice rule" if choice else "rule", stmt.rules, stmt.place)
+            # nearest misses first: the instances that got furthest (conditions met, here and
+            # below), then by step and values; those that stop earlier are only counted
+            progress = {f: self._progress(f, fails, depth, frozenset()) for f in found}
+            ranked = sorted(found, key=lambda f: (-progress[f], f[0], str(f[1])))
+            shown = [f for f in ranked if progress[f] == progress[ranked[0]]][:MAX_FAILS]
+            for k, values, why in shown:
                 text, names = meta.steps[k - 1]
-                fixed = ", ".join(f"{n}={_text(v)}" for n, v in zip(names, values.arguments)
-                                  if not n.startswith("EXPLAIN_"))
-                cond = Node(_literal_text(text), "fails", note=_reason_text(why) + (f" (with {fixed})" if fixed else ""))
-                if why.name == "missing" and _before_start(why.arguments[0]):
+                bindings = {n: v for n, v in zip(names, values.arguments) if not n.startswith("EXPLAIN_")}
+                fixed = ", ".join(f"{n}={_text(v)}" for n, v in bindings.items())
+                cond = Node(_literal_text(text), "fails", note=_reason_text(why) + (f" (with {fixed})" if fixed else ""),
+                            progress=progress[k, values, why])
+                if why.name != "unmet" and why.arguments:
+                    cond.at = self._read_in(why.arguments[0], text, bindings)
+                if why.name in ("missing", "missing_any") and _before_start(why.arguments[0]):
                     cond.note += "; there is no state before step 0 (the scenario's initial state)"
-                elif why.name == "missing" and depth > 0:
+                elif why.name in ("missing", "missing_any") and depth > 0:
                     cond.children.append(self._why_not_node(why.arguments[0], fails, best, depth - 1, seen))
                 elif why.name == "present":
                     cond.children.append(self._why_node(why.arguments[0], best, set(), self.levels))
                 rule.children.append(cond)
-            if len(found) > MAX_FAILS:
-                rule.note = f"{len(found) - MAX_FAILS} more failing instance(s) not shown"
+            if len(found) > len(shown):
+                rule.note = f"{len(found) - len(shown)} other failing instance(s) stop at an earlier condition"
             node.children.append(rule)
         return node
+
+    def _progress(self, fail: tuple[int, Symbol, Symbol], fails: dict, depth: int, above: frozenset[Symbol]) -> int:
+        """How far a failing instance got: its conditions met, plus, for a missing atom asked
+        about in turn, the most any rule that could derive that atom got."""
+        k, _, why = fail
+        if why.name not in ("missing", "missing_any") or depth <= 0 or _before_start(why.arguments[0]):
+            return k
+        child = why.arguments[0]
+        if child in above:
+            return k
+        return k + max((self._progress(f, fails, depth - 1, above | {child})
+                        for found in fails.get(child, {}).values() for f in found), default=0)
+
+    def _read_in(self, atom: Symbol, literal: str, bindings: dict[str, Symbol]) -> str:
+        """The step a failing condition was read at, in words: its atom's last argument when the
+        rule names it as a step (T, V, T-1: time is always the last argument), and, for the
+        state an event is judged in (bindings T, V and Look of the trigger engine), whether it
+        looked back or forward and by which rule of the edition (back_rule/4,
+        looks_forward_rule/2 of the answer set)."""
+        last = atom.arguments[-1] if atom.type == SymbolType.Function and atom.arguments else None
+        written = _last_argument(literal)
+        if last is None or last.type != SymbolType.Number or not re.fullmatch(r"(T|V)\w*'*(\s*-\s*1)?", written):
+            return ""
+        n = last.number
+        look, t, v = bindings.get("Look"), bindings.get("T"), bindings.get("V")
+        if look is not None and t is not None and v is not None and v.type == SymbolType.Number and v.number == n \
+                and look.type == SymbolType.Function and look.name in ("back", "forward"):
+            rule = self._look_rule(look.name, bindings)
+            how = "looked back" if look.name == "back" else "looked forward"
+            return f"read in the state after step {n} ({how} from the event of step {t}{', CR ' + rule if rule else ''})"
+        if (atom.name, len(atom.arguments)) in _AT_STEP:
+            return f"at step {n}"
+        return f"read in the state after step {n}"
+
+    def _look_rule(self, look: str, bindings: dict[str, Symbol]) -> str:
+        kind, old, t = bindings.get("Kind"), bindings.get("Old"), bindings.get("T")
+        for a in self.lacked:
+            if look == "back" and a.match("back_rule", 4) and a.arguments[0] == kind and a.arguments[1] == old \
+                    and a.arguments[2] == t:
+                return a.arguments[3].string
+            if look == "forward" and a.match("looks_forward_rule", 2) and a.arguments[0] == kind:
+                inferred = Function("looks_forward_inferred", [kind]) in self.lacked
+                return a.arguments[1].string + (" (inferred: the edition states no look-forward default)"
+                                                 if inferred else "")
+        return ""
+
+
+def _last_argument(literal: str) -> str:
+    """The text of the last argument of a literal as written (`p(X, f(Y), T-1)` gives `T-1`)."""
+    inner = literal[literal.find("(") + 1:literal.rfind(")")] if "(" in literal else ""
+    level, start = 0, 0
+    for i, ch in enumerate(inner):
+        if ch in "([":
+            level += 1
+        elif ch in ")]":
+            level -= 1
+        elif ch == "," and level == 0:
+            start = i + 1
+    return inner[start:].strip()
 
 
 def _unchanged_since(atom: Symbol, best: dict) -> Symbol:
@@ -283,8 +401,13 @@ def _reason_text(why: Symbol) -> str:
     if name == "present_any":
         return f"an atom {_text(why.arguments[0])} is true"
     if name == "not_chosen":
-        return "the choice left it out in this answer set"
+        return "the choice left it out in this answer set (another choice was made)"
     return "the condition is false"
+
+
+def _has_hole(atom: Symbol) -> bool:
+    """The atom has an argument that stands for any value (`_`, provenance.HOLE)."""
+    return atom == provenance.HOLE or (atom.type == SymbolType.Function and any(_has_hole(a) for a in atom.arguments))
 
 
 def _before_start(atom: Symbol) -> bool:
@@ -346,11 +469,12 @@ def _line(node: Node) -> str:
     if node.kind in ("event", "state", "fact", "derived", "choice"):
         cr = f"CR {', '.join(node.rules)}" if node.rules else "no CR tag"
         cite = f"  <- {cr}, {node.at}" if node.at else ""
-    if node.kind == "rule":
+    if node.kind in ("rule", "choice rule"):
         cr = f"CR {', '.join(node.rules)}" if node.rules else "no CR tag"
-        return f"[rule] {cr}, {node.at}" + (f" ({node.note})" if node.note else "")
+        label = "[choice] a player's choice (a choice rule)," if node.kind == "choice rule" else "[rule]"
+        return f"{label} {cr}, {node.at}" + (f" ({node.note})" if node.note else "")
     if node.kind == "fails":
-        return f"fails: {node.atom} -- {node.note}"
+        return f"fails: {node.atom} -- {node.note}" + (f"; {node.at}" if node.at else "")
     text = f"[{node.kind}] {node.atom}{cite}"
     if node.repeated:
         text += " (explained above)"
@@ -379,11 +503,18 @@ def text_report(x: Explanation) -> str:
     if x.why_not is not None:
         lines += ["", "Why it does not hold" + (" (in an answer set that lacks it)" if x.holds_in == "some" else "")
                   + ": each rule that could derive it, and the condition that fails:"]
+        if (cause := x.cause) is not None:
+            rule, cond = cause
+            cr = f"CR {', '.join(rule.rules)}" if rule.rules else "no CR tag"
+            lines += [f"  cause (the nearest miss, at the bottom): {cond.atom} -- {cond.note}"
+                      + (f"; {cond.at}" if cond.at else "") + f"; rule {cr}, {rule.at}"]
         lines += _tree(x.why_not, 1)
     return "\n".join(lines)
 
 
 def json_report(x: Explanation) -> str:
+    cause = x.cause
     return dumps({"atom": x.atom, "holds_in": x.holds_in, "edition": x.edition, "horizon": x.horizon,
+                  "cause": {"rule": cause[0].to_json(), "condition": cause[1].to_json()} if cause else None,
                   "why": x.why.to_json() if x.why else None,
                   "why_not": x.why_not.to_json() if x.why_not else None})

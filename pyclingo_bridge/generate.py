@@ -47,6 +47,9 @@ class BoundsError(LookbackError):
     def __str__(self) -> str:
         return f"{self.location.file}: {self.message}"
 
+    def __reduce__(self):
+        return (self.__class__, (self.location.file, self.message))
+
 
 @dataclass(frozen=True)
 class Bounds:

@@ -12,21 +12,26 @@ Children are forked from a fork server (multiprocessing's forkserver context) th
 the bridge and clingo once: a run costs a fork, not a new interpreter. The server never runs
 clingo itself, so no solver thread is forked.
 
-Interface: `guarded(job, *args, timeout=..., max_memory=...)` returns what `job(*args)` returns
-(picklable), raises what it raises, and raises Stopped(TIMEOUT | MEMORY) when the run is cut
-short; KeyboardInterrupt on Ctrl-C, the child already stopped. When the engine grounds one step
-at a time, this stays the outer guard around it.
+Interface: `guarded(job, *args, timeout=..., max_memory=..., on_progress=...)` returns what
+`job(*args)` returns (picklable), raises what it raises, and raises Stopped(TIMEOUT | MEMORY) when
+the run is cut short; KeyboardInterrupt on Ctrl-C, the child already stopped. A job says how far
+it got with progress(text), which the parent hands to on_progress. Every command that grounds
+(run, check, enumerate, explain, conflicts, diff, verify) runs its work this way (jobs.py). When
+the engine grounds one step at a time, this stays the outer guard around it.
 """
 
 from __future__ import annotations
 
 import atexit
+import copyreg
 import multiprocessing
 import os
 import resource
 import signal
 import time
 from typing import Any, Callable
+
+from clingo import Symbol, parse_term
 
 TIMEOUT, MEMORY = "timeout", "memory"
 #: seconds the child has after the time limit to hand over what its search found
@@ -35,12 +40,23 @@ GRACE = 0.5
 _POLL = 0.05
 #: the default memory limit: this share of the machine's physical memory
 DEFAULT_MEMORY_SHARE = 4
+#: a job's progress is handed to the parent at most this often (seconds)
+PROGRESS_EVERY = 0.2
 #: the smallest memory limit accepted (Python and clingo alone take about 200 MiB of address space)
 MIN_MEMORY = 256 << 20
 
+def _symbol_by_text(symbol: Symbol):
+    """A clingo Symbol crosses the process boundary as its text: pickled as it is, it would be a
+    pointer into the child's symbol table, meaningless (or a crash) in the parent."""
+    return parse_term, (str(symbol),)
+
+
+copyreg.pickle(Symbol, _symbol_by_text)
+
 _context = None
-#: in a child: the connection to the parent (searched() uses it)
+#: in a child: the connection to the parent (searched() and progress() use it)
 _to_parent = None
+_progress_sent = 0.0
 
 
 class Stopped(Exception):
@@ -104,9 +120,23 @@ def searched() -> None:
         _to_parent.send(("searched", None))
 
 
+def progress(text: str) -> None:
+    """A job's progress (e.g. "enumerate: 3 outcomes"), handed to the parent's on_progress at most
+    every PROGRESS_EVERY seconds. Outside a guarded child it does nothing."""
+    global _progress_sent
+    now = time.monotonic()
+    if _to_parent is not None and now - _progress_sent >= PROGRESS_EVERY:
+        _progress_sent = now
+        _to_parent.send(("progress", text))
+
+
 def _child(connection, job: Callable[..., Any], args: tuple, max_memory: int | None) -> None:
     global _to_parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops this process
+    # everything the child says goes through the connection; the C library's last words when the
+    # memory limit is reached ("cannot allocate memory for thread-local data: ABORT") would
+    # otherwise reach the user's terminal next to the report that says so
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
     _to_parent = connection
     if max_memory is not None:
         resource.setrlimit(resource.RLIMIT_AS, (max_memory, max_memory))
@@ -126,9 +156,10 @@ def _child(connection, job: Callable[..., Any], args: tuple, max_memory: int | N
 
 
 def guarded(job: Callable[..., Any], *args: Any, timeout: float | None = None,
-            max_memory: int | None = None) -> Any:
+            max_memory: int | None = None, on_progress: Callable[[str], None] | None = None) -> Any:
     """job(*args) in a child process, stopped GRACE seconds after `timeout` or on Ctrl-C; its
-    address space limited to max_memory bytes (None: no limit)."""
+    address space limited to max_memory bytes (None: no limit); on_progress gets what the job
+    says with progress()."""
     ctx = _ctx()
     receiver, sender = ctx.Pipe(duplex=False)
     process = ctx.Process(target=_child, args=(sender, job, args, max_memory), daemon=True)
@@ -146,6 +177,10 @@ def guarded(job: Callable[..., Any], *args: Any, timeout: float | None = None,
                     break
                 if kind == "searched":
                     deadline = None
+                    continue
+                if kind == "progress":
+                    if on_progress is not None:
+                        on_progress(value)
                     continue
                 if kind == "ok":
                     return value

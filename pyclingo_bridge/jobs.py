@@ -1,9 +1,12 @@
-"""The work of `lookback run` and `lookback check` on one scenario, as run in the guard's child
-process (guard.py): load, validate, ground, solve and render, returning text.
+"""The work of every command that grounds (`run`, `check`, `enumerate`, `explain`, `conflicts`,
+`diff`, `verify`), as run in the guard's child process (guard.py): load, validate, ground, solve
+and render.
 
-Everything here returns plain data (strings, numbers) so that it crosses the process boundary;
-LookbackError is raised as in the library. The fork server imports this module once, and with it
-clingo and the bridge.
+Everything here returns plain data (strings, numbers, frozen dataclasses of them) so that it
+crosses the process boundary; LookbackError is raised as in the library. Each job's time limit
+counts from its start, validation and grounding included; once its search is over it calls
+guard.searched(), so that what it found is never lost to the time its report takes. The fork
+server imports this module once, and with it clingo and the bridge.
 """
 
 from __future__ import annotations
@@ -39,6 +42,11 @@ def own_card_notes(scenario: Scenario, library: CardLibrary | None) -> tuple[str
     return tuple(replaced_note(scenario.library)[len(library.replaced) if library else 0:])
 
 
+def time_left(timeout: float | None, started: float) -> float | None:
+    """What is left of a time limit that began at `started` (monotonic)."""
+    return None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+
+
 def solve_file(path: str, *, timeout: float | None = None, token_rounds: int | None = None,
                library: CardLibrary | None = None, **options) -> Run:
     """Load, validate and solve one scenario with the card library (default: the bundled cards);
@@ -46,9 +54,7 @@ def solve_file(path: str, *, timeout: float | None = None, token_rounds: int | N
     validation takes its share."""
     started = time.monotonic()
     scenario = load_scenario(path, library=library)
-    if timeout is not None:
-        timeout = max(0.0, timeout - (time.monotonic() - started))
-    result = solve(scenario, timeout=timeout, options=clingo_options(token_rounds), **options)
+    result = solve(scenario, timeout=time_left(timeout, started), options=clingo_options(token_rounds), **options)
     guard.searched()
     if error := run_error(result):
         raise error
@@ -130,8 +136,7 @@ def check_scenario(path: str, edition: str | None, timeout: float | None, confli
     started = time.monotonic()
     try:
         result = solve_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds, library=library)
-        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
-        lines_of_play = count_lines(result, edition, left, token_rounds)
+        lines_of_play = count_lines(result, edition, time_left(timeout, started), token_rounds)
     except ScenarioError as error:
         return Checked(bad_input=f"ERROR {error}")
     except LookbackError as error:
@@ -164,3 +169,102 @@ def explain_failure(result: Run, verdict, edition: str | None, timeout: float | 
         return [f"  no conflict: some answer set has {conflict.requirement.removeprefix('an answer set ')}; "
                 "lines of play differ (lookback explain shows why an answer set lacks it)"]
     return ["  " + line for line in conflict_text(conflict).splitlines()]
+
+
+# - enumerate, explain, conflicts, diff, verify ------------------------------------------------
+
+class Output(NamedTuple):
+    """What a command prints: its report on stdout, notes on stderr; whether its answer is
+    incomplete (exit code 3) and whether something definite failed (exit code 1)."""
+
+    text: str
+    notes: tuple[str, ...] = ()
+    cut_short: bool = False
+    failed: bool = False
+
+
+def enumerate_output(path: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
+                     all_orders: bool, witnesses: bool, library: CardLibrary | None = None) -> Output:
+    """The whole output of `lookback enumerate`."""
+    from .enumeration import enumerate_outcomes
+    from .outcome_text import enumeration_json, enumeration_text
+
+    started = time.monotonic()
+    scenario = load_scenario(path, library=library)
+    result = enumerate_outcomes(scenario, edition=edition, limit=limit, timeout=time_left(timeout, started),
+                                all_orders=all_orders, progress=guard.progress)
+    guard.searched()
+    text = (enumeration_json if as_json else enumeration_text)(result, witnesses)
+    return Output(text, own_card_notes(scenario, library), result.cut_short is not None)
+
+
+def explain_output(path: str, atom: str, as_json: bool, library: CardLibrary | None, edition: str | None,
+                   depth: int, timeout: float | None, levels: int | None) -> Output:
+    """The whole output of `lookback explain`."""
+    from .explain import explain, json_report, text_report
+
+    result = explain(path, atom, edition=edition, depth=depth, timeout=timeout, levels=levels, library=library)
+    guard.searched()
+    return Output((json_report if as_json else text_report)(result))
+
+
+def conflicts_output(path: str, edition: str | None, as_json: bool, timeout: float | None,
+                     library: CardLibrary | None = None) -> Output:
+    """The whole output of `lookback conflicts`: the minimal conflict of a scenario without an
+    answer set, else of each expectation no answer set meets and of the violations."""
+    from .conflicts import minimal_conflicts, requirement_of, text_report as conflict_text
+
+    started = time.monotonic()
+    result = solve_file(path, edition=edition, timeout=timeout, library=library)
+    notes = own_card_notes(result.scenario, library)
+    if result.cut_short:
+        return Output(f"the run was cut short ({result.cut_short}): no conflict computed", notes, True)
+    if not result.models:
+        wanted = [requirement_of()]
+    else:
+        wanted = [requirement_of(e) for e in result.scenario.expectations
+                  if e.mode in ("all", "some", "none") and (e.edition is None or e.edition == result.edition)]
+        if any(t.startswith("violation(") for texts in result.texts for t in texts):
+            wanted.append(requirement_of(violations=True))
+    found = minimal_conflicts(result.scenario, wanted, edition=edition, horizon=result.horizon,
+                              timeout=time_left(timeout, started)) if wanted else []
+    guard.searched()
+    if as_json:
+        from .json_output import dumps
+        text = dumps({"conflicts": [c.to_json() for c in found]})
+    else:
+        text = "\n".join(conflict_text(c) for c in found) or "no expectation to check"
+    return Output(text, notes, failed=any(not c.satisfiable for c in found))
+
+
+def diff_file(path: str, limit: int, timeout: float | None, library: CardLibrary | None = None):
+    """`lookback diff` of one scenario file: (its EditionDiff, notes); each edition's enumeration
+    has `timeout` seconds."""
+    from .edition_diff import diff_editions
+
+    scenario = load_scenario(path, library=library)
+    diff = diff_editions(scenario, limit=limit, timeout=timeout)
+    guard.searched()
+    return diff, own_card_notes(scenario, library)
+
+
+def diff_generated_all(bounds, limit: int, timeout: float | None):
+    """`lookback diff --generate`: [(situation text, EditionDiff or LookbackError)], and whether
+    the generation was cut short by the time limit."""
+    from .edition_diff import diff_generated
+    from .generate import Generation
+
+    generation = Generation()
+    results = list(diff_generated(bounds, limit=limit, timeout=timeout, progress=guard.progress, state=generation))
+    guard.searched()
+    return results, generation.cut_short
+
+
+def verify_report(bounds, names: tuple[str, ...], encodings: tuple[str, ...], timeout: float | None,
+                  horizon_check: bool, invariant_files: tuple[str, ...]):
+    """`lookback verify`'s search: its verify.Report."""
+    from .verify import verify
+
+    report = verify(bounds, names, encodings, timeout, horizon_check=horizon_check, invariant_files=invariant_files)
+    guard.searched()
+    return report

@@ -20,7 +20,7 @@ numbers: an equivalent-mutant entry (equivalents.toml) survives edits elsewhere 
 
 from __future__ import annotations
 
-import random
+import hashlib
 import re
 import tomllib
 from collections import defaultdict
@@ -217,15 +217,19 @@ def _all_mutants(asp: Path, _stamps: tuple[int, ...]) -> tuple[Mutant, ...]:
 
 def sample(mutants: list[Mutant], size: int, seed: int) -> list[Mutant]:
     """A seeded sample of `size` mutants: every mutant of the ALWAYS operators, then the rest drawn
-    file by file in turn (so each rule file gets its share), in the original order."""
-    rng = random.Random(seed)
+    file by file in turn (so each rule file gets its share), in the original order.
+
+    Within a file the draw takes the mutants in the order of a hash of the seed and the mutant's
+    key (file, operator, statement, mutated text): a mutant is drawn or not whatever else changes,
+    so editing a rule redraws only the mutants of that rule (and a file's share, when the number
+    of rule files changes), and a recheck after a fix keeps the results of every other mutant."""
     chosen = [m for m in mutants if m.operator in ALWAYS]
     pools: dict[str, list[Mutant]] = defaultdict(list)
     for m in mutants:
         if m.operator not in ALWAYS:
             pools[m.file].append(m)
     for pool in pools.values():
-        rng.shuffle(pool)
+        pool.sort(key=lambda m: _draw_key(seed, m), reverse=True)
     files = sorted(pools)
     while len(chosen) < size and any(pools.values()):
         for f in files:
@@ -233,6 +237,10 @@ def sample(mutants: list[Mutant], size: int, seed: int) -> list[Mutant]:
                 chosen.append(pools[f].pop())
     order = {id(m): i for i, m in enumerate(mutants)}
     return sorted(chosen, key=lambda m: order[id(m)])
+
+
+def _draw_key(seed: int, m: Mutant) -> bytes:
+    return hashlib.sha256("\0".join((str(seed),) + m.key).encode()).digest()
 
 
 def apply(mutant: Mutant, text: str) -> str:

@@ -12,7 +12,11 @@ A mutant is
 
 Speed: the runs go in an order that puts first the runs that exercise the mutated statement
 (an atom its head derives is true in some answer set of the run on the real encodings, as in
-coverage.py) and stops at the first failing run. Each run is solved at the horizon the real
+coverage.py) and stops at the first failing run. A run is skipped when it cannot tell the mutant
+from the real encodings: the original statement and the mutated one both have a positive body
+literal of a predicate of which the grounder made no atom at all in the real run (its domain),
+so neither has a ground instance there and the two ground programs are the same (a rule gone,
+its mutant gone too; nothing either derives can feed the other). Each run is solved at the horizon the real
 encodings needed; only when the mutant leaves the game unfinished there is the horizon grown as
 `lookback check` does. Each mutant runs in a forked child process (the scenarios are loaded once,
 before), on a private copy of asp/ with the mutated file, grounded in-process.
@@ -28,6 +32,7 @@ import resource
 import shutil
 import tempfile
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -37,11 +42,11 @@ from clingo import Control, Symbol, SymbolType
 
 from . import resources
 from .coverage import EDITIONS, matches, witnesses
-from .engine import TIMEOUT, solve
+from .engine import TIMEOUT, solve, solve_keeping_control
 from .errors import LookbackError
 from .expect import FAIL, evaluate
 from .mutation import Mutant, apply, rule_files, rules_of
-from .mutation_score import BROKE, COLUMNS, KILLED, SURVIVED, TIMED_OUT
+from .mutation_score import BROKE, COLUMNS, KILLED, SURVIVED, TIMED_OUT, encodings_digest
 from .run_errors import run_error
 from .scenario import Scenario, load_scenario
 
@@ -55,7 +60,8 @@ MUTANT_SECONDS, MUTANT_MEMORY = 900.0, 4 << 30
 @dataclass(frozen=True)
 class Baseline:
     """A bundled scenario under an edition, on the real encodings: whether it passes, the horizon
-    it needed, its CPU seconds, and the statements (file, line) it exercises."""
+    it needed, its CPU seconds, the statements (file, line) it exercises, and the predicates
+    (name, arity) of which its grounding has some atom."""
 
     scenario: str
     edition: str
@@ -63,6 +69,7 @@ class Baseline:
     horizon: int
     seconds: float
     exercised: frozenset[tuple[str, int]]
+    domain: frozenset[tuple[str, int]] = frozenset()
 
 
 @cache
@@ -149,39 +156,82 @@ def baseline(job: tuple[Path, str]) -> Baseline:
     path, edition = job
     start = _cpu()
     try:
-        run = solve(load_scenario(path), edition=edition, brave=True, timeout=120.0)
+        run, ctl = solve_keeping_control(load_scenario(path), edition=edition, brave=True, timeout=120.0)
         why = _failure(run.scenario, run)
     except LookbackError:
         return Baseline(path.stem, edition, False, 0, _cpu() - start, frozenset())
+    domain = frozenset((name, arity) for name, arity, positive in ctl.symbolic_atoms.signatures
+                       if positive and next(iter(ctl.symbolic_atoms.by_signature(name, arity)), None) is not None)
     return Baseline(path.stem, edition, why is None, run.horizon, _cpu() - start,
-                    _exercised(run.brave, edition) if why is None else frozenset())
+                    _exercised(run.brave, edition) if why is None else frozenset(), domain)
 
 
 def baselines(jobs: int) -> list[Baseline]:
-    """Every bundled scenario under every edition, jobs at a time; kept in the cache folder, keyed
-    by the text of the encodings and the scenarios (the same inputs give the same baselines)."""
+    """Every bundled scenario under every edition, jobs at a time; each kept in the cache folder,
+    keyed by the text of the encodings (every file of asp/, cards included: a run loads them) and
+    of the scenario, so that a scenario added computes only its own runs."""
     import pickle
     from concurrent.futures import ProcessPoolExecutor
 
-    work = [(p, e) for p in resources.bundled_scenarios() for e in EDITIONS]
+    asp = resources.asp_dir()
     digest = hashlib.sha256()
-    for path in sorted(resources.asp_dir().rglob("*.lp")) + [p for p, _ in work[::len(EDITIONS)]]:
-        digest.update(str(path).encode() + b"\0" + path.read_bytes())
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback" / "mutation-baselines"
-    stored = cache / (digest.hexdigest()[:32] + ".pickle")
-    if stored.is_file():
-        return pickle.loads(stored.read_bytes())
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        found = list(pool.map(baseline, work, chunksize=4))
-    cache.mkdir(parents=True, exist_ok=True)
-    stored.write_bytes(pickle.dumps(found))
-    return found
+    for path in sorted(asp.rglob("*.lp")):
+        digest.update(str(path.relative_to(asp)).encode() + b"\0" + path.read_bytes())
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback" / "mutation-baselines" \
+        / ("v3-" + digest.hexdigest()[:32])
+
+    def stored(job: tuple[Path, str]) -> Path:
+        text = hashlib.sha256(job[0].read_bytes()).hexdigest()[:16]
+        return cache / f"{job[0].stem}-{job[1]}-{text}.pickle"
+
+    work = [(p, e) for p in resources.bundled_scenarios() for e in EDITIONS]
+    known = {job: pickle.loads(stored(job).read_bytes()) for job in work if stored(job).is_file()}
+    todo = [job for job in work if job not in known]
+    if todo:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            found = list(pool.map(baseline, todo, chunksize=4))
+        cache.mkdir(parents=True, exist_ok=True)
+        for job, b in zip(todo, found):
+            stored(job).write_bytes(pickle.dumps(b))
+            known[job] = b
+    return [known[job] for job in work]
 
 
-def order_runs(mutant: Mutant, runs: list[Baseline]) -> list[Baseline]:
-    """The passing runs, those that exercise the mutated statement first, quickest first."""
+def order_runs(mutant: Mutant, runs: list[Baseline], kills: Counter | None = None) -> list[Baseline]:
+    """The passing runs that can tell the mutant apart, in the order most likely to kill it soon:
+    those that exercise the mutated statement first, then those that killed more mutants of the
+    same file and of any file so far (kills, by (file, run) and run), quickest first."""
     key = (mutant.file, mutant.line)
-    return sorted((r for r in runs if r.passed), key=lambda r: (key not in r.exercised, r.seconds))
+    kills = kills or Counter()
+    needs = [_positive_predicates(mutant.original)] + ([_positive_predicates(mutant.mutated)] if mutant.mutated else [])
+    return sorted((r for r in runs if r.passed and not all(n - r.domain for n in needs)),
+                  key=lambda r: (key not in r.exercised, -kills[mutant.file, _name(r)], -kills[_name(r)], r.seconds))
+
+
+def _name(r: Baseline) -> str:
+    """How a result names the run that decided it."""
+    return f"{r.scenario} ({r.edition})"
+
+
+@cache
+def _positive_predicates(statement: str) -> frozenset[tuple[str, int]]:
+    """The predicates (name, arity) of the plain positive body literals of a rule (not inside an
+    aggregate or a condition, not classically negated): a rule has a ground instance only where
+    each of them has some atom."""
+    found: list[ast.AST] = []
+    ast.parse_string(statement, found.append)
+    out = set()
+    for stmt in found:
+        for lit in stmt.body if stmt.ast_type == ast.ASTType.Rule else ():
+            if lit.ast_type == ast.ASTType.Literal and lit.sign == ast.Sign.NoSign \
+                    and lit.atom.ast_type == ast.ASTType.SymbolicAtom:
+                term = lit.atom.symbol
+                if term.ast_type == ast.ASTType.Function and not term.external and term.name:
+                    out.add((term.name, len(term.arguments)))
+                elif term.ast_type == ast.ASTType.SymbolicTerm and term.symbol.type == SymbolType.Function \
+                        and not term.symbol.arguments and term.symbol.positive:
+                    out.add((term.symbol.name, 0))
+    return frozenset(out)
 
 
 @dataclass
@@ -221,7 +271,8 @@ def _breakage(main: Path) -> str | None:
     return next((m for m in _messages(main) if m not in _real_messages()), None)
 
 
-def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario]) -> Result:
+def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario],
+                 kills: Counter | None = None) -> Result:
     """Run one mutant (in the current process) against the runs, in order, up to the first failure."""
     start = _cpu()
     asp = resources.asp_dir()
@@ -235,11 +286,11 @@ def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scen
         if broke is not None:
             return Result(mutant, BROKE, why=broke, seconds=_cpu() - start)
         timed_out, tried = "", 0
-        for r in order_runs(mutant, runs):
+        for r in order_runs(mutant, runs, kills):
             tried += 1
             scenario = scenarios[r.scenario]
             limit = max(MIN_RUN_SECONDS, RUN_FACTOR * r.seconds)
-            name = f"{r.scenario} ({r.edition})"
+            name = _name(r)
             try:
                 run = solve(scenario, edition=r.edition, horizon=r.horizon, timeout=limit, main=main)
                 if any("unfinished" in texts for texts in run.texts) and run.cut_short is None:
@@ -260,20 +311,34 @@ def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scen
         return Result(mutant, status, timed_out.split(":")[0], timed_out, tried, _cpu() - start)
 
 
-def _child(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario], conn) -> None:
+def _child(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario], kills: Counter, conn) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MUTANT_MEMORY, MUTANT_MEMORY))
     try:
-        result = check_mutant(mutant, runs, scenarios)
+        result = check_mutant(mutant, runs, scenarios, kills)
     except MemoryError:
         result = Result(mutant, TIMED_OUT, why="out of memory")
     conn.send(result)
     conn.close()
 
 
-def run_mutants(mutants: list[Mutant], runs: list[Baseline], jobs: int, progress=None) -> list[Result]:
-    """Every mutant in its own forked process, jobs at a time, each within MUTANT_SECONDS."""
+def killers(results) -> Counter:
+    """How many mutants each run killed, by run and by (file, run) (order_runs tries them first)."""
+    kills: Counter = Counter()
+    for r in results:
+        if r.status == KILLED and r.run:
+            kills[r.run] += 1
+            kills[r.mutant.file, r.run] += 1
+    return kills
+
+
+def run_mutants(mutants: list[Mutant], runs: list[Baseline], jobs: int, progress=None,
+                known: list[Result] = ()) -> list[Result]:
+    """Every mutant in its own forked process, jobs at a time, each within MUTANT_SECONDS; the runs
+    that killed mutants already (known results, then these as they come) are tried first."""
     ctx = multiprocessing.get_context("fork")
+    kills = killers(known)
     scenarios = {p.stem: load_scenario(p) for p in resources.bundled_scenarios()}
+    _real_messages()  # once, before the children are forked (each would ground the real encodings again)
     pending = list(enumerate(mutants))
     active: dict[int, tuple] = {}
     results: dict[int, Result] = {}
@@ -281,7 +346,7 @@ def run_mutants(mutants: list[Mutant], runs: list[Baseline], jobs: int, progress
         while pending and len(active) < jobs:
             i, m = pending.pop(0)
             receive, send = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_child, args=(m, runs, scenarios, send))
+            proc = ctx.Process(target=_child, args=(m, runs, scenarios, kills, send))
             proc.start()
             send.close()
             active[i] = (proc, receive, time.monotonic(), m)
@@ -302,6 +367,7 @@ def run_mutants(mutants: list[Mutant], runs: list[Baseline], jobs: int, progress
                 receive.close()
                 del active[i]
                 results[i] = result
+                kills += killers([result])
                 if progress:
                     progress(len(results), len(mutants), result)
     return [results[i] for i in range(len(mutants))]
@@ -328,4 +394,5 @@ def row_json(r: Result) -> str:
 
 def to_json(results: list[Result], meta: dict) -> str:
     rows = [_row(r) for r in results]
-    return json.dumps(meta | {"files": file_hashes(), "mutants": rows}, indent=1) + "\n"
+    files = file_hashes()
+    return json.dumps(meta | {"encodings": encodings_digest(files), "files": files, "mutants": rows}, indent=1) + "\n"

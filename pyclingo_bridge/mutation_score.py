@@ -64,6 +64,11 @@ def load_results(path: Path) -> dict | None:
         return None
 
 
+def encodings_digest(files: dict[str, str]) -> str:
+    """One hash for the rule files a run was on (from the hash of each file)."""
+    return hashlib.sha256("".join(f"{name}\0{digest}\n" for name, digest in sorted(files.items())).encode()).hexdigest()
+
+
 def stale_files(results: dict) -> set[str]:
     """The rule files whose text changed since the run."""
     asp = resources.asp_dir()
@@ -93,10 +98,16 @@ def section(results: dict | None, exercised: dict[str, str]) -> list[str]:
         f"{results.get('seed')})" + ("." if table.get("all", Counter())[NOT_RUN] else
                                      f", {results.get('real_seconds')} s real, {results.get('cpu_seconds')} s CPU."), "",
     ]
+    stale = stale_files(results)
+    lines += [f"Rule files of the run: {len(results.get('files', {}))}, sha256 of their hashes "
+              f"`{encodings_digest(results.get('files', {}))[:16]}`"
+              + (f"; **{len(stale)} changed since the run** (marked below: their scores are stale, "
+                 "`python -m benchmarks --mutate --recheck docs/mutation.json --output docs/mutation.json` "
+                 "runs their mutants again)." if stale else ", all unchanged since."), ""]
     if table.get("all", Counter())[NOT_RUN]:
         lines += [f"**Partial run**: {table['all'][NOT_RUN]} mutants of the sample were not reached; "
                   "the scores are of the mutants run (`--resume` goes on with the others).", ""]
-    lines += score_table(table, exercised, stale_files(results)) + [""]
+    lines += score_table(table, exercised, stale) + [""]
     survivors = [r for r in rows if r["status"] in (SURVIVED, TIMED_OUT)]
     if survivors:
         lines += ["Mutants no scenario kills:", ""]

@@ -163,9 +163,13 @@ def diff_text(d: EditionDiff, name: str | None = None) -> str:
     return "\n".join(lines + _quotes(d))
 
 
-def diff_json(diffs: list[EditionDiff], texts: list[str] | None = None) -> str:
+def diff_json(diffs: list[EditionDiff], texts: list[str] | None = None,
+              stopped: list[tuple[str, str]] | tuple = (), generation_cut_short: bool = False) -> str:
     """Every scenario's edition diff as JSON, with sorted keys (texts: the scenario
-    texts of generated situations, in the same order)."""
+    texts of generated situations, in the same order); stopped: (scenario, reason) of each
+    scenario whose comparison was cut short before it had a result (key "cut_short", when any);
+    generation_cut_short: the generation stopped at its time limit, other situations were not
+    compared (key "generation_cut_short")."""
     payload = [{
         **({"situation": texts[i]} if texts else {"scenario": d.scenario.path}), "status": d.status,
         "editions": {str(e.run.edition): {"complete": e.complete, "cut_short": e.cut_short,
@@ -180,4 +184,5 @@ def diff_json(diffs: list[EditionDiff], texts: list[str] | None = None) -> str:
                   for t in d.tables],
         "cited": [{"trigger": c.trigger, "by_edition": dict(c.by_edition)} for c in d.cited],
     } for i, d in enumerate(diffs)]
-    return dumps({"diffs": payload})
+    cut = {"cut_short": [{"scenario": name, "cut_short": reason} for name, reason in stopped]} if stopped else {}
+    return dumps({"diffs": payload, **cut, **({"generation_cut_short": True} if generation_cut_short else {})})

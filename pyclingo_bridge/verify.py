@@ -283,7 +283,7 @@ def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ..
     start = time.monotonic()
     grounding = Grounding(bounds, program=_program(chosen), extra=extra)
     grounded = time.monotonic()
-    deadline = None if timeout is None else grounded + timeout
+    deadline = None if timeout is None else start + timeout  # the time limit counts grounding too
     if grounding.messages:
         raise grounding.error(str(resources.main_encoding()))
     derivable = exercised(grounding, chosen)

@@ -156,12 +156,13 @@ class Case:
         return solve(self.program, horizon=self.horizon, edition=self.edition, files=self.files)
 
 
-def sampled(values, every: int, ids=None) -> list:
+def sampled(values, every: int, ids=None, rest=pytest.mark.slow) -> list:
     """values as pytest parameters: every `every`-th one (the first included) runs in the README's
-    test command, the others are marked slow (.ci/run runs them after it, with -m slow). A
-    parameter list that grows with the bundled scenarios keeps a fixed share in the fast run."""
+    test command, the others get the mark `rest` (slow: .ci/run runs them after it, with -m slow;
+    nightly: on demand only). A parameter list that grows with the bundled scenarios keeps a fixed
+    share in the fast run."""
     values = list(values)
     names = [ids(v) for v in values] if callable(ids) else ids or [None] * len(values)
     return [pytest.param(*(v if isinstance(v, tuple) else (v,)), id=name,
-                         marks=() if i % every == 0 else pytest.mark.slow)
+                         marks=() if i % every == 0 else rest)
             for i, (v, name) in enumerate(zip(values, names))]

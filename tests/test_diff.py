@@ -20,6 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from pyclingo_bridge import edition_diff, load_scenario, resources
+from pyclingo_bridge import cli
 from pyclingo_bridge.cli import main
 from pyclingo_bridge.edition_diff import DIFFER, INCOMPLETE, SAME, SAME_OUTCOMES_OTHER_RULES, diff_editions
 from pyclingo_bridge.outcome_text import diff_text
@@ -221,3 +222,22 @@ def test_generate_cut_short_exits_3_and_names_no_rule() -> None:
     result = invoke("diff", *GENERATE, "--timeout", "0.01")
     assert result.exit_code == 3, result.output
     assert "rules that make the difference" not in result.output and DIFFER + " " not in result.output
+
+
+def test_a_generation_cut_short_says_other_situations_were_not_compared(monkeypatch) -> None:
+    """Every situation compared ends the same, but the generation stopped at its time limit: the
+    summary must not read as if every situation within the bounds had been compared (exit 3)."""
+    same = diff_editions(load_scenario(str(SCENARIOS / "seed_603_10a_wipe.lp")))
+
+    def one_then_out_of_time(bounds, *, limit=None, timeout=None, progress=None, state=None):
+        yield "% the situation\n", same
+        state.cut_short = True
+
+    monkeypatch.setattr(edition_diff, "diff_generated", one_then_out_of_time)
+    # the stand-in lives in this process: run the guarded job here, not in the guard's child
+    monkeypatch.setattr(cli, "_in_guard", lambda job, *args, **_: job(*args))
+    result = invoke("diff", *GENERATE, "--timeout", "5")
+    assert result.exit_code == 3, result.output
+    assert "CUT SHORT: the generation stopped at its time limit" in result.output
+    data = json.loads(invoke("diff", *GENERATE, "--timeout", "5", "--json").output)
+    assert data["generation_cut_short"] is True

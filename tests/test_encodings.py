@@ -547,6 +547,37 @@ def test_bundled_scenario_grounds_silently_and_tight(path, edition) -> None:
     assert run.models
 
 
+# A creature whose dies trigger reads "its owner" (owner_of(self): the card that left, CR 608.2h)
+# and returns it to its owner's hand; murdered, cast again and murdered again.
+OWNER_OF_SELF = """
+printed_type(tc_owner, creature). printed_pt(tc_owner, 2, 2). printed_mana_value(tc_owner, 1).
+printed_ability(tc_owner, ab(tc_owner, 1)).
+trigger_on(ab(tc_owner, 1), dies, self).
+effect(ab(tc_owner, 1), discard(owner_of(self), 1)).
+effect(ab(tc_owner, 1), return_to_hand(it)).
+player(alice, 1). player(bob, 2).
+active_player(alice).
+card(m1, murder, alice). card(m2, murder, alice).
+card(x, tc_owner, bob). card(l, savannah_lions, bob). card(l2, savannah_lions, bob).
+init_zone(m1, hand). init_zone(m2, hand). init_zone(x, battlefield). init_zone(l, hand). init_zone(l2, hand).
+script(1, cast(alice, m1)). script_target(1, 1, x).
+script(2, resolve).
+script(3, cast(bob, x)).
+script(4, resolve).
+script(5, cast(alice, m2)). script_target(5, 1, x).
+"""
+
+
+@pytest.mark.parametrize("edition", ["current", "2006"])
+def test_owner_of_a_card_that_may_leave_later_stays_tight(edition) -> None:
+    """"Its owner" of a card that left reads its last known information only from a step before
+    the resolution (amounts.lp, CR 608.2h): when any step it might leave at was read, the grounder
+    linked the read to the later moves of the same card, a positive loop (sccs 1 before the fix)."""
+    run = solve(OWNER_OF_SELF, horizon=14, edition=edition, limit=1)
+    assert run.sccs == 0, "the ground program has a positive loop"
+    assert run.models
+
+
 @pytest.mark.parametrize("edition,rule", [("current", "603.10a"), ("2006", "410.10d")])
 def test_seed_603_10a_wipe_both_editions(edition, rule) -> None:
     """CR 603.10a example (2006: 410.10d example): the artifact triggers twice."""

@@ -129,15 +129,118 @@ def test_check_of_a_run_cut_short_cannot_conclude(tmp_path) -> None:
     assert lines[-1].endswith("1 run(s) cut short, so incomplete")
 
 
-def test_ctrl_c_during_grounding_stops_within_a_second(tmp_path) -> None:
-    path = slow_to_ground(tmp_path)
-    process = subprocess.Popen([sys.executable, "-m", "pyclingo_bridge.cli", "run", str(path)],
-                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+# - every command that grounds runs under the same guard (cli._in_guard, jobs.py) ----------------
+
+#: bounds whose situations take minutes to ground and search (verify and diff --generate)
+HEAVY_BOUNDS = ["--pieces", "6", "--actions", "3", "--steps", "12"]
+
+
+def _command(name: str, path: str) -> tuple[list[str], str]:
+    """The arguments of a command on the slow scenario (or heavy bounds), and the subject its
+    cut-short line names."""
+    return {
+        "run": (["run", path], path),
+        "enumerate": (["enumerate", path], path),
+        "explain": (["explain", path, "final_zone(v,graveyard)"], path),
+        "conflicts": (["conflicts", path], path),
+        "diff": (["diff", path], path),
+        "diff --generate": (["diff", "--generate", *HEAVY_BOUNDS], "diff --generate"),
+        "verify": (["verify", *HEAVY_BOUNDS], "verify"),
+    }[name]
+
+
+COMMANDS = ["enumerate", "explain", "conflicts", "diff", "diff --generate", "verify"]
+
+
+def _fast(names: list[str], fast: tuple[str, ...]) -> list:
+    """names as parameters: those in `fast` in the README's test command, the rest in .ci/run (slow)."""
+    return [pytest.param(n, marks=() if n in fast else pytest.mark.slow) for n in names]
+
+
+@pytest.mark.parametrize("name", _fast(COMMANDS, ("enumerate", "diff", "verify")))
+def test_timeout_stops_grounding_of_every_command(tmp_path, name) -> None:
+    args, subject = _command(name, str(slow_to_ground(tmp_path)))
+    # diff gives each edition's enumeration --timeout seconds: the guard stops a file after both
+    timeout, limit = (0.5, 1.0) if name == "diff" else (1.0, 1.0)
+    started = time.monotonic()
+    result = CliRunner().invoke(main, [*args, "--timeout", str(timeout)])
+    assert time.monotonic() - started < limit + guard.GRACE + 3, result.output  # minutes without the guard
+    assert result.exit_code == 3, result.output  # cut short, nothing definite (cli.py exit codes)
+    assert f"{subject}: no result (cut short: timeout)" in result.output.splitlines(), result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("name", _fast(["enumerate", "explain", "conflicts"], ("explain",)))
+def test_a_command_cut_short_says_so_in_json(tmp_path, name) -> None:
+    path = str(slow_to_ground(tmp_path))
+    args, subject = _command(name, path)
+    result = CliRunner().invoke(main, [*args, "--timeout", "0.5", "--json"])
+    assert result.exit_code == 3, result.output
+    assert json.loads(result.stdout) == {"complete": False, "cut_short": "timeout", "subject": path,
+                                         "schema_version": 1}
+
+
+def test_diff_names_each_scenario_cut_short_in_json(tmp_path) -> None:
+    path = str(slow_to_ground(tmp_path))
+    result = CliRunner().invoke(main, ["diff", path, str(ROOT / "scenarios" / "seed_603_10a_wipe.lp"),
+                                       "--timeout", "0.5", "--json"])
+    assert result.exit_code == 3, result.output
+    data = json.loads(result.stdout)
+    assert {"scenario": path, "cut_short": "timeout"} in data["cut_short"]
+    # the wipe is compared, or on a loaded machine cut short too: each file is named once
+    wipe = str(ROOT / "scenarios" / "seed_603_10a_wipe.lp")
+    assert sorted([d["scenario"] for d in data["diffs"]] + [c["scenario"] for c in data["cut_short"]]) == \
+        sorted([path, wipe])
+
+
+# the lowest limit is reached soonest; one command in the README's test command, all in .ci/run
+@pytest.mark.parametrize("name", _fast(COMMANDS, ("conflicts",)))
+def test_memory_limit_cuts_every_command_short(tmp_path, name) -> None:
+    args, subject = _command(name, str(slow_to_ground(tmp_path)))
+    result = CliRunner().invoke(main, [*args, "--max-memory", "256M"])
+    assert result.exit_code == 3, result.output
+    assert f"{subject}: no result (cut short: memory)" in result.output.splitlines(), result.output
+
+
+@pytest.mark.parametrize("name", _fast(["run", *COMMANDS], ("run",)))
+def test_ctrl_c_during_grounding_stops_every_command_within_a_second(tmp_path, name) -> None:
+    args, _ = _command(name, str(slow_to_ground(tmp_path)))
+    quiet = ["--no-progress"] if args[0] in ("enumerate", "diff") else []  # stderr: the one line of Ctrl-C
+    process = subprocess.Popen([sys.executable, "-m", "pyclingo_bridge.cli", *args, *quiet], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(4)  # well into grounding, which takes minutes
+    time.sleep(3)  # well into grounding, which takes minutes
     process.send_signal(signal.SIGINT)
     started = time.monotonic()
     stdout, stderr = process.communicate(timeout=30)
     assert time.monotonic() - started < 2  # a second, and room for a loaded machine
     assert process.returncode == 130, stderr
     assert stderr.strip() == "interrupted (Ctrl-C): stopped before the end, no result" and stdout == ""
+
+
+def _tells(steps: int) -> str:
+    for i in range(steps):
+        guard.progress(f"step {i}")
+        time.sleep(guard.PROGRESS_EVERY)
+    return "done"
+
+
+def test_a_job_tells_the_parent_its_progress() -> None:
+    heard: list[str] = []
+    assert guard.guarded(_tells, 3, on_progress=heard.append) == "done"
+    assert heard == ["step 0", "step 1", "step 2"]
+
+
+def _symbols(count: int):
+    from clingo import Function, Number, String, parse_term
+    return (parse_term('f(a, -3, "q\\"x", (1, b), #sup)'),
+            [Function("g", [Number(i), String(f"s{i}")]) for i in range(count)])
+
+
+def test_clingo_symbols_cross_the_process_boundary_as_their_text() -> None:
+    """A job's result may hold clingo symbols (an edition diff's witnesses, a counterexample's
+    violations): pickled as a pointer into the child's symbol table they would be garbage or a
+    crash in the parent (the verify command crashed this way)."""
+    from clingo import Function, Number, String, parse_term
+    one, many = guard.guarded(_symbols, 2000)
+    assert one == parse_term('f(a, -3, "q\\"x", (1, b), #sup)') and str(one) == 'f(a,-3,"q\\"x",(1,b),#sup)'
+    assert many == [Function("g", [Number(i), String(f"s{i}")]) for i in range(2000)]

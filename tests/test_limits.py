@@ -149,10 +149,14 @@ def test_check_output_is_byte_identical() -> None:
 
 def test_cut_short_exit_code_of_enumerate_and_verify(tmp_path) -> None:
     path = str(many_lines_of_play(tmp_path))
+    # the search's own report, or (on a loaded machine, still grounding half a second after the
+    # limit) the guard's: both say the run was cut short
     enumerated = invoke("enumerate", path, "--timeout", "0", "--no-progress", "--no-witnesses")
-    assert enumerated.exit_code == 3 and "CUT SHORT" in enumerated.output, enumerated.output
+    assert enumerated.exit_code == 3 and ("CUT SHORT" in enumerated.output or enumerated.output.strip()
+                                          == f"{path}: no result (cut short: timeout)"), enumerated.output
     limited = invoke("enumerate", SEED, "--limit", "1", "--all-orders", "--no-progress", "--no-witnesses")
     assert limited.exit_code in (0, 3)
     assert (limited.exit_code == 3) == ("CUT SHORT" in limited.output)
     verified = invoke("verify", "--pieces", "1", "--steps", "2", "--timeout", "0")
-    assert verified.exit_code == 3 and "NO CONCLUSION" in verified.output, verified.output
+    assert verified.exit_code == 3 and ("NO CONCLUSION" in verified.output or verified.output.strip()
+                                        == "verify: no result (cut short: timeout)"), verified.output

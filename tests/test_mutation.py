@@ -9,6 +9,7 @@ slow test runs every edition-table flip against every bundled scenario under bot
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
 import clingo.ast as ast
@@ -17,7 +18,7 @@ import pytest
 from pyclingo_bridge import mutation as mut
 from pyclingo_bridge import mutation_run as run
 from pyclingo_bridge import resources
-from pyclingo_bridge.mutation_score import score, scores, section
+from pyclingo_bridge.mutation_score import encodings_digest, score, scores, section
 
 ROOT = Path(__file__).parents[1]
 
@@ -154,6 +155,7 @@ def test_scores_and_the_coverage_section() -> None:
     text = "\n".join(section({"command": "c", "seed": 1, "sample": 2, "real_seconds": 3, "cpu_seconds": 4,
                               "files": {"core/phasing.lp": "0"}, "mutants": rows}, {"core/phasing.lp": "3 of 4"}))
     assert "| core/phasing.lp *(changed since the run)* | 3 of 4 | 1 | 1 | 0 | 0 | 0 | 0 | 50% |" in text
+    assert "**1 changed since the run**" in text and "--recheck" in text
     assert "- survived: `core/phasing.lp:1` delete_rule: `deleted: a.`" in text
     assert "No mutation run is recorded" in "\n".join(section(None, {}))
     partial = rows + [dict(rows[0], status="not run")]
@@ -185,3 +187,107 @@ def test_every_edition_table_flip_is_killed() -> None:
     every = [m for m in mut.all_mutants() if m.operator == "edition_flip"]
     results = run.run_mutants(every, run.baselines(2), jobs=2)
     assert [str(r.mutant) for r in results if r.status != run.KILLED] == []
+
+
+def test_the_mutate_command_writes_a_partial_run_without_running(tmp_path, capsys) -> None:
+    """python -m benchmarks --mutate end to end, cheaply: --resume --partial with nothing run yet
+    marks every mutant of the sample 'not run' and records the rule files' hashes."""
+    from benchmarks.mutate import main
+    from pyclingo_bridge.mutation_score import load_results
+
+    out = tmp_path / "m.json"
+    assert main(["--sample", "3", "--only", "core/phasing.lp", "--resume", "--partial", "--output", str(out)]) == 0
+    results = load_results(out)
+    assert [r["status"] for r in results["mutants"]] == ["not run"] * 3
+    assert {r["file"] for r in results["mutants"]} == {"core/phasing.lp"}
+    assert results["files"]["core/phasing.lp"] == run.file_hashes()["core/phasing.lp"]
+    assert results["encodings"] == encodings_digest(run.file_hashes())
+    assert "3 not run" in capsys.readouterr().out
+
+
+def test_the_sample_of_a_file_does_not_move_when_another_file_changes() -> None:
+    """The draw is by a hash of each mutant's key: a rule file edited (here: its mutants gone, as
+    if rewritten) changes only its own mutants in the sample, so a recheck keeps the others."""
+    every = mut.all_mutants()
+    chosen = mut.sample(every, 300, 25)
+    edited = [m for m in every if m.file != "core/amounts.lp"]
+    kept = mut.sample(edited, 300 - sum(m.file == "core/amounts.lp" for m in chosen), 25)
+    assert [m for m in chosen if m.file != "core/amounts.lp"] == kept
+
+
+def test_a_run_whose_grounding_has_no_instance_of_the_statement_is_skipped() -> None:
+    """A mutant is not run against a scenario whose grounding has no atom of a positive body
+    predicate of both the original and the mutated statement (the ground programs are the same)."""
+    wipe = resources.scenarios_dir() / "lookback_603_10a_leaves_battlefield_watcher_wipe.lp"
+    current = run.baseline((wipe, "current"))
+    assert current.passed and ("happens", 2) in current.domain and ("haunting", 4) not in current.domain
+    gone = next(m for m in mut.all_mutants() if m.file == "keywords/haunt.lp" and m.operator == "delete_rule"
+                and ("haunting", 4) in run._positive_predicates(m.original))
+    assert run.order_runs(gone, [current]) == []
+    # forced anyway, the run cannot tell it apart
+    forced = dataclass_replace(current, domain=current.domain | {("haunting", 4)})
+    assert run.order_runs(gone, [forced]) == [forced]
+    assert run.check_mutant(gone, [forced], {wipe.stem: run.load_scenario(wipe)}).status == run.SURVIVED
+    # a statement the wipe grounds is run; so is a mutant that drops the literal that had no atom
+    flip = _flip("editions/current.lp", "looks_back_in(current,leaves_battlefield")
+    assert run.order_runs(flip, [current]) == [current]
+    freed = mut.Mutant(gone.file, gone.line, gone.column, "delete_literal", "a(X) :- haunting(X,Y,Z,T); player(X,Y).",
+                       "a(X) :- player(X,Y).", "")
+    assert run.order_runs(freed, [current]) == [current]
+
+
+def test_resume_drops_the_journal_rows_of_a_rule_file_changed_since(tmp_path) -> None:
+    """A journal starts with the hashes of the rule files: a resumed run keeps the rows of the
+    files unchanged and runs again the mutants of a file that changed."""
+    import json
+
+    from benchmarks.mutate import resumed
+
+    chosen = mut.sample(mut.all_mutants(), 300, 25)
+    a = next(m for m in chosen if m.file == "core/phasing.lp")
+    b = next(m for m in chosen if m.file == "core/amounts.lp")
+    rows = [run.row_json(run.Result(m, run.KILLED, "x (current)", "why", 1, 0.5)) for m in (a, b)]
+    hashes = run.file_hashes()
+    journal = tmp_path / "m.partial.jsonl"
+    journal.write_text(json.dumps({"files": hashes}) + "\n" + "\n".join(rows) + "\n")
+    assert set(resumed(journal, chosen)) == {a.key, b.key}
+    journal.write_text(json.dumps({"files": hashes | {"core/amounts.lp": "0" * 64}}) + "\n" + "\n".join(rows) + "\n")
+    assert set(resumed(journal, chosen)) == {a.key}
+
+
+def test_the_runs_that_killed_mutants_are_tried_first() -> None:
+    def base(name: str, seconds: float) -> run.Baseline:
+        return run.Baseline(name, "current", True, 6, seconds, frozenset(), frozenset({("p", 1)}))
+
+    m = mut.Mutant("core/x.lp", 1, 1, "delete_rule", "a(X) :- p(X).", "", "")
+    runs = [base("quick", 0.1), base("killer", 0.5)]
+    assert [r.scenario for r in run.order_runs(m, runs)] == ["quick", "killer"]
+    kills = run.killers([run.Result(m, run.KILLED, "killer (current)"), run.Result(m, run.SURVIVED, "quick (current)")])
+    assert kills == Counter({"killer (current)": 1, ("core/x.lp", "killer (current)"): 1})
+    assert [r.scenario for r in run.order_runs(m, runs, kills)] == ["killer", "quick"]
+
+
+def test_recheck_partial_runs_only_the_survivors(tmp_path, monkeypatch, capsys) -> None:
+    """--recheck RESULTS --partial runs again the survivors of the earlier run (after scenarios were
+    added) and leaves the mutants it did not reach 'not run'; killed ones are kept."""
+    import benchmarks.mutate as mutate
+    from pyclingo_bridge.mutation_score import load_results
+
+    chosen = mut.sample([m for m in mut.all_mutants() if m.file == "core/phasing.lp"], 3, 25)
+    earlier = [run.Result(chosen[0], run.KILLED, "a (current)"), run.Result(chosen[1], run.SURVIVED),
+               run.Result(chosen[2], "not run")]
+    first = tmp_path / "first.json"
+    first.write_text(run.to_json(earlier, {"command": "c", "seed": 25, "sample": 3}))
+    ran = []
+
+    def fake_run(todo, runs, jobs, progress, known):
+        ran.extend(todo)
+        return [run.Result(m, run.KILLED, "new (2006)") for m in todo]
+
+    monkeypatch.setattr(mutate, "baselines", lambda jobs: [])
+    monkeypatch.setattr(mutate, "run_mutants", fake_run)
+    out = tmp_path / "m.json"
+    assert mutate.main(["--sample", "3", "--only", "core/phasing.lp", "--recheck", str(first), "--partial",
+                        "--output", str(out)]) == 0
+    assert ran == [chosen[1]]
+    assert [r["status"] for r in load_results(out)["mutants"]] == ["killed", "killed", "not run"]

@@ -371,3 +371,25 @@ def test_lookback_cards_with_a_scenario_lists_its_cards(tmp_path) -> None:
     assert ["grave_pact", "user", f"{path}:{line}:1"] in [row.split() for row in result.output.splitlines()]
     result = invoke("cards", "--scenario", str(path), "grave_pact")
     assert result.exit_code == 0 and result.output.splitlines()[0] == "printed_type(grave_pact,enchantment)."
+
+
+def test_a_card_has_one_power_and_toughness_and_one_mana_value(tmp_path) -> None:
+    """CR 208.1 (a creature card has two numbers printed: its power and toughness) and CR 202.3
+    (its mana value is one number): a card file giving a second, different value is refused at the
+    second; the same fact stated twice is the same fact."""
+    folder = tmp_path / "cards"
+    folder.mkdir()
+    card = folder / "my_bear.lp"
+    scenario = tmp_path / "s.lp"
+    scenario.write_text("player(alice, 1). active_player(alice).\ncard(b, my_bear, alice). init_zone(b, battlefield).\n"
+                        "expect(all, final_zone(b, battlefield)).\n")
+    base = "printed_type(my_bear, creature).\nprinted_pt(my_bear, 2, 2).\nprinted_mana_value(my_bear, 2).\n"
+    card.write_text(base + "printed_pt(my_bear, 2, 2).\n")
+    assert CliRunner().invoke(main, ["check", str(scenario), "--cards", str(folder)]).exit_code == 0
+    for second, what, first in (("printed_pt(my_bear, 3, 2).", "power and toughness (CR 208.1)", "printed_pt(my_bear,2,2)"),
+                                ("printed_mana_value(my_bear, 5).", "mana value (CR 202.3)", "printed_mana_value(my_bear,2)")):
+        card.write_text(base + second + "\n")
+        result = CliRunner().invoke(main, ["check", str(scenario), "--cards", str(folder)])
+        assert result.exit_code == 2 and result.output.strip() == (
+            f"{card}:4:1: card my_bear is given a second {what}: {second.replace(' ', '')[:-1]} after {first} "
+            f"at {card}:{2 if 'pt' in second else 3}:1"), result.output
