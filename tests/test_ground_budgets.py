@@ -77,27 +77,27 @@ def symbolic(case) -> list[clingo.Symbol]:
 
 def test_stack_fluent_is_one_atom_per_object_and_step() -> None:
     # CR 405.2: an object's place on the stack is fixed when it is put there;
-    # the fluent is holds(on_stack(I), T) and the key stack_key(I, K) is ground
-    # once per possible key, not once per key and step (the former
+    # the fluent is holds(on_stack(I), T) and the key entering(I, Rank, R, T0) is
+    # ground once per possible key, not once per key and step (the former
     # holds(on_stack(I, K), T): 372,716 atoms at horizon 24 of the seed wipe).
     case = wipe(2, 1, horizon=12)
     atoms = symbolic(case)
     fluents = [a.arguments[0] for a in atoms if a.match("holds", 2) and a.arguments[0].name == "on_stack"]
     assert fluents and all(len(f.arguments) == 1 for f in fluents)
-    objects = {a.arguments[0] for a in atoms if a.match("stack_key", 2)} | {f.arguments[0] for f in fluents}
+    objects = {a.arguments[0] for a in atoms if a.match("entering", 4)} | {f.arguments[0] for f in fluents}
     assert len(fluents) <= len(objects) * (case.horizon + 1)
 
 
 def test_top_of_the_stack_is_read_per_object_place_and_step() -> None:
     # CR 405.2: the top is the last object put on the stack of the latest batch still there. An
-    # object has a possible key at(T0, Rank, R) for every step T0 and place R; the top reads the
-    # step (stacked_at/2) and the place (the fluent stack_place) apart, so its rules are one per
+    # object has a possible key (entering/4: step T0, place Rank, R) for every step T0 and place; the
+    # top reads the batch (the fluent stack_batch) and the place (the fluent stack_place) apart, so its rules are one per
     # object, place and step, as many as the possible keys (16 triggers of the wipe N=8 M=2:
     # 4,371 keys). Reading whole keys at every step took 9 times as many (39,358 rules for the
     # top, as many again for the keys still on the stack).
     report = profile(wipe(8, 2))
     rows = {r["predicate"]: r for r in report["predicates"]}
-    keys = rows["stack_key/2"]["atoms"]
+    keys = rows["entering/4"]["atoms"]
     for name in ("top_rank/3", "live_place/3", "top_batch_object/2"):
         assert rows[name]["rules"] <= keys, (name, rows[name]["rules"], keys)
 
