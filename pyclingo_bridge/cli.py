@@ -242,19 +242,24 @@ class _Progress:
               help="Count every order of interchangeable triggers as its own line of play (K! for K of them).")
 @click.option("--witnesses/--no-witnesses", default=True, show_default=True,
               help="Print one witness line of play (its timeline) for each outcome.")
+@click.option("--driver", type=click.Choice(["unrolled", "steps"]), default="unrolled", show_default=True,
+              help="unrolled: one grounding of the whole game; steps: one step ground at a time from each "
+                   "state, lines of play that reach the same state merged (docs/step-form.md).")
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show progress on stderr when the run takes more than a second.")
 @_card_options
 @_interruptible
 def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
-                      max_memory: int | None, all_orders: bool, witnesses: bool, progress: bool,
+                      max_memory: int | None, all_orders: bool, witnesses: bool, driver: str, progress: bool,
                       card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Every distinct outcome of SCENARIO, how many lines of play lead to each, and one witness line each."""
     _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
     shown = _Progress(progress)
+    if driver == "steps" and limit:
+        _bad_input("--limit: not available with --driver steps (it counts every line through the merged states)", as_json)
     output = _in_guard(jobs.enumerate_output, scenario, edition, as_json, limit, timeout, all_orders, witnesses,
-                       library, timeout=timeout, max_memory=max_memory, subject=scenario, as_json=as_json,
+                       library, driver, timeout=timeout, max_memory=max_memory, subject=scenario, as_json=as_json,
                        progress=shown)
     shown.done()
     _print(output)

@@ -77,6 +77,11 @@ class Enumeration:
     #: (ability, trigger kind, look, rule, inferred): how the edition in force judges each
     #: triggered ability of the scenario (asp/editions/select.lp)
     trigger_kinds: tuple[tuple[str, str, str, str, bool], ...] = ()
+    #: which driver found it: "unrolled" (one grounding of the whole game) or "steps" (explorer.py)
+    driver: str = "unrolled"
+    #: with the steps driver: merged states ground, answer sets of single steps solved
+    groundings: int = 0
+    step_models: int = 0
 
     @property
     def lines(self) -> int:

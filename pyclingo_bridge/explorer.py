@@ -2,7 +2,9 @@
 
 From the state after step t (docs/step-form.md) the step program (step_program.py) is ground for
 step t+1 alone and every answer set of it is one way the step can go: an order of triggers, a
-target, a mode, a "may". Each gives the state after t+1. Lines of play that reach the same node
+target, a mode, a "may" of an effect. Each gives the state after t+1. The choices made once for
+the whole game (an optional scripted action) are the worlds of step_program.py; a line stays in
+its world, and lines of different worlds are never merged. Lines of play that reach the same node
 are merged: a node is the state with the part of the line's history that the outcome and the
 expectations read (the triggers that fired, a script that failed, an invariant broken, the atoms
 an expectation names); commuting orders that end in the same node are one node from there on, and
@@ -23,10 +25,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from clingo import Function, Symbol
+from clingo import Function, Number, Symbol, parse_term
 
 from . import resources
 from .engine import MAX_HORIZON, TIMEOUT
+from .enumeration import _trigger_kinds
 from .errors import HorizonError, Location
 from .scenario import Scenario
 from .step_program import StepProgram
@@ -34,120 +37,195 @@ from .step_state import STATE_PREDICATES, State, state_facts
 
 #: outcome/1 atoms that record the line's history, not the final state (checks/outcomes.lp)
 HISTORY_OUTCOMES = ("outcome(fired(", "outcome(script_failed(", "outcome(violation(")
+#: shown predicates that describe the whole game at its horizon (checks/outcomes.lp, haunt.lp):
+#: a line's witness takes them from its last step alone (each step's grounding has its own horizon)
+AT_HORIZON = frozenset({("outcome", 1), ("final_zone", 2), ("final_controller", 2), ("final_life", 2),
+                        ("final_pt", 3), ("unfinished", 0), ("trigger_count", 2), ("haunt_link", 4),
+                        ("haunt_chain", 3)})
 
 
 @dataclass
 class Node:
-    """A merged state after step `step`: the lines of play through it, and one of them."""
+    """A merged state after step `step`: the lines of play through it, and one of them (parent, and
+    the shown atoms the step that led here derived at its own step)."""
 
     step: int
     state: State
     history: frozenset[str]
     lines: int = 0
     parent: "Node | None" = None
-    shown: tuple[str, ...] = ()  # the shown atoms of the step that led here on the witness line
+    shown: tuple[Symbol, ...] = ()
+    world: int = 0  # the static program's answer set the line is in (step_program.py)
 
 
 @dataclass
 class Ending:
-    """A distinct outcome: its outcome/1 atoms, how many lines of play end in it, one witness."""
+    """A distinct outcome (outcome/1 arguments, sorted), how many lines of play end in it, one witness."""
 
-    outcome: frozenset[str]
+    outcome: tuple[str, ...]
     lines: int
     witness: Node
-    last_step: int
+    last: tuple[Symbol, ...]  # the shown atoms of the witness's last step, those at its horizon included
 
 
 @dataclass
 class Exploration:
     scenario: Scenario
-    edition: str | None
-    endings: dict[frozenset[str], Ending] = field(default_factory=dict)
+    edition: str | None  # the edition in force (rules_edition/1)
+    endings: dict[tuple[str, ...], Ending] = field(default_factory=dict)
     step_models: int = 0  # answer sets of single steps solved
-    nodes: int = 0  # merged states visited
+    groundings: int = 0  # steps ground (one per merged state)
     depth: int = 0  # the last step of the longest line
     cut_short: str | None = None
+    program: StepProgram | None = None
+    trigger_kinds: tuple = ()  # enumeration._trigger_kinds of the groundings, all of them
+    frontier_sizes: list[int] = field(default_factory=list)  # merged states ground at each step
 
     @property
     def lines(self) -> int:
         return sum(e.lines for e in self.endings.values())
 
-    def witness_atoms(self, ending: Ending) -> list[str]:
-        """The shown atoms of the witness line of an ending, every step's, as the unrolled program
-        would show them at horizon ending.last_step (steps' atoms are each at their own step)."""
-        found: set[str] = set()
+    def witness(self, ending: Ending) -> tuple[Symbol, ...]:
+        """The shown atoms of the witness line, as the unrolled program at horizon = its last step
+        shows them: each step's own atoms; the horizon's from the last step, with the outcome the
+        whole line had, and trigger_count/2 counted over the line's trigger_instance/6 atoms (a
+        step's grounding counts the triggers of its own step: checks/outcomes.lp)."""
+        found: set[Symbol] = set()
         node: Node | None = ending.witness
         while node is not None:
             found.update(node.shown)
             node = node.parent
-        return sorted(found)
+        counts: dict[Symbol, int] = {}
+        for a in found:
+            if a.match("trigger_instance", 6):
+                counts[a.arguments[1]] = counts.get(a.arguments[1], 0) + 1
+        for a in ending.last:
+            if a.match("trigger_count", 2):
+                found.add(Function("trigger_count", [a.arguments[0], Number(counts.get(a.arguments[0], 0))]))
+            elif not a.match("outcome", 1):
+                found.add(a)
+        found.update(Function("outcome", [parse_term(x)]) for x in ending.outcome)
+        return tuple(sorted(found))
 
 
-def _state_at(atoms: Iterable[Symbol], t: int) -> State:
-    return tuple(sorted(str(Function(a.name, a.arguments[:-1])) for a in atoms
-                        if STATE_PREDICATES.get(a.name) == len(a.arguments)
-                        and a.arguments[-1].type.name == "Number" and a.arguments[-1].number == t))
+#: shown by the explorer's step program only: the state after the step (the horizon of a step's
+#: grounding) and whether the game is quiescent then, so that a model is read without its other atoms
+STATE_SHOWN = "".join(f"#show state({p}({', '.join(f'X{i}' for i in range(n - 1))})) : "
+                      f"{p}({', '.join([*(f'X{i}' for i in range(n - 1)), 'horizon'])}).\n"
+                      for p, n in STATE_PREDICATES.items()) + "#show quiet : quiescent(horizon).\n"
 
 
-def _quiescent(atoms: Iterable[Symbol], t: int) -> bool:
-    return any(a.name == "quiescent" and len(a.arguments) == 1 and a.arguments[0].type.name == "Number"
-               and a.arguments[0].number == t for a in atoms)
+def _read(shown: Iterable[Symbol]) -> tuple[State, bool, list[Symbol]]:
+    """The state after the step, whether the game is quiescent then, and the other shown atoms."""
+    state, quiet, rest = [], False, []
+    for a in shown:
+        if a.name == "state" and len(a.arguments) == 1:
+            state.append(str(a.arguments[0]))
+        elif a.name == "quiet" and not a.arguments:
+            quiet = True
+        else:
+            rest.append(a)
+    return tuple(sorted(state)), quiet, rest
+
+
+def _own_step(shown: Iterable[Symbol], t: int, steps: dict) -> tuple[Symbol, ...]:
+    """The shown atoms of a step's grounding that are not at its horizon (AT_HORIZON). The atoms
+    at the step it started from repeat those the step before derived, and merge with them."""
+    return tuple(a for a in shown if (a.name, len(a.arguments)) not in AT_HORIZON)
 
 
 def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
             max_steps: int = MAX_HORIZON, keep: Callable[[str], bool] = lambda _text: False,
-            options: tuple[str, ...] = ()) -> Exploration:
+            options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None) -> Exploration:
     """Every line of play of the scenario, one step at a time, merged by node (module docstring).
     keep(text) says which shown atoms (with their step) the history keeps besides the outcome's:
-    those an expectation names. The time limit is checked between steps."""
+    those an expectation names. The time limit is checked before each step is ground."""
     started = time.monotonic()
+    say = progress or (lambda _text: None)
     args = (*options, "-c", f"edition={edition}") if edition is not None else options
     program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program, args)
-    result = Exploration(scenario, edition)
-    initial = program.control(-1)  # horizon 0: the state after step 0, from the scenario's facts
-    first: list[list[Symbol]] = []
-    initial.ground([("base", [])])
-    initial.solve(on_model=lambda m: first.append(m.symbols(atoms=True)))
-    if not first:
-        return result
-    root = Node(0, _state_at(first[0], 0), frozenset(), lines=1)
-    frontier = {(root.state, root.history): root}
+    result = Exploration(scenario, edition, program=program)
+    frontier: dict[tuple, Node] = {}
+    kinds: set = set()
+    for world in range(len(program.worlds)):
+        initial = program.control(-1, STATE_SHOWN, world=world)  # horizon 0: the state after step 0
+        initial.ground([("base", [])])
+        kinds.update(_trigger_kinds(initial))
+        first: list[list[Symbol]] = []
+        initial.solve(on_model=lambda m: first.append(m.symbols(shown=True)))
+        for shown in first:
+            state, _quiet, shown = _read(shown)
+            result.edition = next((str(a.arguments[0]) for a in shown if a.match("rules_edition", 1)), edition)
+            root = Node(0, state, frozenset(), lines=1, shown=_own_step(shown, 0, program.step_positions), world=world)
+            key = (world, root.state, root.history)
+            if key in frontier:
+                frontier[key].lines += 1
+            else:
+                frontier[key] = root
     t = 0
     while frontier:
         if t >= max_steps:
             raise HorizonError(Location(scenario.path), f"the game is still not quiescent after {t} steps "
                                "(a trigger loop, or a very long script)")
-        following: dict[tuple[State, frozenset[str]], Node] = {}
+        say(f"explore: step {t + 1}, {len(frontier)} state(s), {len(result.endings)} outcome(s) so far")
+        result.frontier_sizes.append(len(frontier))
+        following: dict[tuple, Node] = {}
         for node in frontier.values():
             if timeout is not None and time.monotonic() - started >= timeout:
-                result.cut_short = TIMEOUT
+                result.cut_short, result.trigger_kinds = TIMEOUT, tuple(sorted(kinds))
                 return result
-            ctl = program.control(t, state_facts(node.state, t))
+            ctl = program.control(t, state_facts(node.state, t) + STATE_SHOWN, world=node.world)
             ctl.ground([("base", [])])
-            models: list[tuple[list[Symbol], list[Symbol]]] = []
-            ctl.solve(on_model=lambda m: models.append((m.symbols(atoms=True), m.symbols(shown=True))))
-            for atoms, shown in models:
+            result.groundings += 1
+            kinds.update(_trigger_kinds(ctl))  # pieces that appear later (tokens) add theirs
+            models: list[list[Symbol]] = []
+            ctl.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
+            for shown in models:
                 result.step_models += 1
-                texts = tuple(sorted(str(s) for s in shown))
+                state, quiet, shown = _read(shown)
+                texts = [str(a) for a in shown]
                 history = node.history | {x for x in texts if x.startswith(HISTORY_OUTCOMES) or keep(x)}
-                if _quiescent(atoms, t + 1):
-                    outcome = frozenset(x for x in texts if x.startswith("outcome(")) | \
-                        frozenset(x for x in history if x.startswith("outcome("))
-                    leaf = Node(t + 1, _state_at(atoms, t + 1), history, node.lines, node, texts)
+                own = _own_step(shown, t + 1, program.step_positions)
+                if quiet:
+                    outcome = tuple(sorted({x[len("outcome("):-1] for x in texts if x.startswith("outcome(")}
+                                           | {x[len("outcome("):-1] for x in history if x.startswith("outcome(")}))
                     ending = result.endings.get(outcome)
                     if ending is None:
-                        result.endings[outcome] = Ending(outcome, node.lines, leaf, t + 1)
+                        leaf = Node(t + 1, state, history, node.lines, node, own, node.world)
+                        result.endings[outcome] = Ending(outcome, node.lines, leaf, tuple(
+                            a for a in shown if (a.name, len(a.arguments)) in AT_HORIZON))
                     else:
                         ending.lines += node.lines
                     result.depth = max(result.depth, t + 1)
                     continue
-                key = (_state_at(atoms, t + 1), history)
+                key = (node.world, state, history)
                 nxt = following.get(key)
                 if nxt is None:
-                    following[key] = Node(t + 1, key[0], history, node.lines, node, texts)
-                    result.nodes += 1
+                    following[key] = Node(t + 1, state, history, node.lines, node, own, node.world)
                 else:
                     nxt.lines += node.lines
         frontier = following
         t += 1
+    result.trigger_kinds = tuple(sorted(kinds))
     return result
+
+
+
+def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float | None = None,
+                       all_orders: bool = False, progress: Callable[[str], None] | None = None,
+                       options: tuple[str, ...] = ()):
+    """`lookback enumerate --driver steps`: the explorer's outcomes as an Enumeration (enumeration.py),
+    lines of play counted as `enumerate` counts them (interchangeable triggers' orders once, unless
+    all_orders). Cut short by the time limit: the outcomes found so far, counts as lower bounds."""
+    from .engine import Run
+    from .enumeration import Enumeration, Outcome
+
+    started = time.monotonic()
+    options = options + (() if all_orders else ("-c", "identical_orders=one"))
+    x = explore(scenario, edition, timeout=timeout, options=options, progress=progress)
+    exact = x.cut_short is None
+    outcomes = tuple(Outcome(e.outcome, e.lines, exact, x.witness(e))
+                     for e in sorted(x.endings.values(), key=lambda e: e.outcome))
+    run = Run(scenario, x.edition, x.depth, tuple(o.witness for o in outcomes), exact, x.cut_short, ())
+    return Enumeration(run, outcomes, exact, x.cut_short, all_orders, time.monotonic() - started, x.trigger_kinds,
+                       "steps", x.groundings, x.step_models)

@@ -184,15 +184,21 @@ class Output(NamedTuple):
 
 
 def enumerate_output(path: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
-                     all_orders: bool, witnesses: bool, library: CardLibrary | None = None) -> Output:
-    """The whole output of `lookback enumerate`."""
+                     all_orders: bool, witnesses: bool, library: CardLibrary | None = None,
+                     driver: str = "unrolled") -> Output:
+    """The whole output of `lookback enumerate` (driver: unrolled, engine.py; or steps, explorer.py)."""
     from .enumeration import enumerate_outcomes
+    from .explorer import enumerate_by_steps
     from .outcome_text import enumeration_json, enumeration_text
 
     started = time.monotonic()
     scenario = load_scenario(path, library=library)
-    result = enumerate_outcomes(scenario, edition=edition, limit=limit, timeout=time_left(timeout, started),
-                                all_orders=all_orders, progress=guard.progress)
+    if driver == "steps":
+        result = enumerate_by_steps(scenario, edition=edition, timeout=time_left(timeout, started),
+                                    all_orders=all_orders, progress=guard.progress)
+    else:
+        result = enumerate_outcomes(scenario, edition=edition, limit=limit, timeout=time_left(timeout, started),
+                                    all_orders=all_orders, progress=guard.progress)
     guard.searched()
     text = (enumeration_json if as_json else enumeration_text)(result, witnesses)
     return Output(text, own_card_notes(scenario, library), result.cut_short is not None)

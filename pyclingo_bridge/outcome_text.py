@@ -77,6 +77,9 @@ def enumeration_text(e: Enumeration, witnesses: bool = True) -> str:
     total = f"{e.lines}" if all(o.exact for o in e.outcomes) else f"at least {e.lines}"
     lines.append(f"{len(e.outcomes)} distinct outcome(s), {total} line(s) of play; {_status(e)}")
     lines.append(f"({e.line_of_play})")
+    if e.driver == "steps":
+        lines.append(f"(driver: steps: one step ground at a time from each merged state; {e.groundings} step(s) "
+                     f"ground, {e.step_models} answer set(s) of single steps; horizon: the last step of the longest line)")
     return "\n".join(lines)
 
 
@@ -87,7 +90,7 @@ def enumeration_json(e: Enumeration, witnesses: bool = True) -> str:
         "scenario": run.scenario.path, "edition": run.edition, "horizon": run.horizon,
         "complete": e.complete, "exact": e.exact, "cut_short": e.cut_short,
         "line_of_play": e.line_of_play, "all_orders": e.all_orders,
-        "distinct_outcomes": len(e.outcomes), "lines_of_play": e.lines,
+        "distinct_outcomes": len(e.outcomes), "lines_of_play": e.lines, "driver": e.driver,
         "outcomes": [{"outcome": list(o.atoms), "lines_of_play": o.lines, "exact": o.exact,
                       **({"witness": plain(decode(o.witness, i))} if witnesses else {})}
                      for i, o in enumerate(e.outcomes, start=1)],

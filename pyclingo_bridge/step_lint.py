@@ -43,6 +43,9 @@ SEEDS: dict[tuple[str, int], set[int]] = {
     ("holds", 2): {1}, ("happens", 2): {1}, ("initiated", 2): {1}, ("terminated", 2): {1},
     ("step", 1): {0},
 }
+#: the state predicates (step_state.STATE_PREDICATES): the only ones a rule may carry from a step
+#: to the next by reading itself one step back
+CARRIERS = frozenset({("holds", 2), ("waiting", 4), ("last_known", 3)})
 #: the static parts of time: the steps themselves (time.lp). Nothing else is exempt.
 STATIC = frozenset({("step", 1)})
 #: the game's rule files, relative to asp/ (asp/checks, asp/cards and show.lp are not the game)
@@ -143,6 +146,11 @@ def _rules(paths: Iterable[Path], root: Path) -> list[_Rule]:
                                comparisons, not head))
         parse_alone(path, add)
     return rules
+
+
+def rules_of(paths: Iterable[Path], root: Path) -> list[_Rule]:
+    """The rules of these files, as the lint reads them (for step_positions)."""
+    return _rules(paths, root)
 
 
 def _step_args(atom, positions: dict[tuple[str, int], set[int]]) -> list[tuple[int, tuple[str, int]]]:
@@ -260,6 +268,14 @@ def check(paths: Iterable[Path], root: Path) -> list[Problem]:
         head_steps = {v for atom in r.head for _, (v, _) in _step_args(atom, positions)}
         if r.head and body_steps and not head_steps:
             say("keeps a step: derives a fact without a step from one")
+        for atom in r.head:
+            if _sig(atom) in CARRIERS:
+                continue
+            mine = {st for _, st in _step_args(atom, positions)}
+            earlier = {st for b in r.body if _sig(b) == _sig(atom) for _, st in _step_args(b, positions)}
+            if any(v == w and o < p for v, p in mine for w, o in earlier):
+                say(f"carries {atom.name}/{len(atom.arguments)} from step to step outside the state "
+                    "(holds/2, waiting/4, last_known/3): the state after a step would not say it")
     return problems
 
 

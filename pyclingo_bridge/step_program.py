@@ -5,30 +5,37 @@ vocabulary, everything that no step changes. Ground again at every step, it woul
 than the step itself (measured on seed_603_10a_wipe.lp: 2,216 of the 2,533 atoms of one step,
 about 100 ms of grounding). So the rules are split once, by their predicates:
 
-- a predicate is *dynamic* if it is `step/1`, the head of a choice or disjunction, a predicate of
-  a rule that names the constants `horizon` or `start`, or the head of a rule whose body reads a
-  dynamic predicate (a fixpoint); every other predicate is *static*;
-- the *static program* (the rules whose heads are static, with the scenario's facts) has exactly
-  one answer set, ground and solved once: its atoms become facts;
+- a predicate is *dynamic* if it is `step/1`, a predicate of a rule that names the constants
+  `horizon` or `start`, or the head of a rule whose body reads a dynamic predicate (a fixpoint);
+  every other predicate is *static*;
+- the *static program* (the rules whose heads are static, with the scenario's facts) is ground and
+  solved once. Its answer sets are the choices made once for the whole game, before any step (an
+  optional scripted action, `{ takes(N) }` in procedure.lp, is taken or not in the whole line of
+  play): each is a *world*, its atoms the facts of every step of the lines of that world;
 - the *step program* (every other statement: the dynamic rules, the constraints, `#show`) is
-  ground for each step with those facts and the state after the step before.
+  ground for each step with a world's facts and the state after the step before.
 
 Over-approximating the dynamic predicates only costs time; a rule is static only if nothing it
-reads can change. The step program ground with the static atoms as facts has the answer sets the
-whole program has (the splitting set theorem: the static predicates are a splitting set, their
-part has one answer set).
+reads can change. The step program ground with a world's atoms as facts has the answer sets the
+whole program has with that world (the splitting set theorem: the static predicates are a
+splitting set). A choice ground again at every step would be made anew at every step: a choice
+without a step is made once, in the static program, or is an error of the encodings.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from pathlib import Path
 from typing import Iterable
 
 from clingo import Control, ast
 from clingo.ast import ASTType as A
 
-from . import resources
+from . import resources, step_lint
 from .errors import EncodingError, Location
+from .vocabulary import cache_dir
 
 #: constants whose value changes from one step's grounding to the next
 STEP_CONSTANTS = frozenset({"horizon", "start"})
@@ -39,11 +46,14 @@ STEP = ("step", 1)
 def _atoms_and_constants(node, atoms: set, constants: set) -> None:
     """Every predicate (name, arity) and constant-like term name below node."""
     if node.ast_type == A.SymbolicAtom:
-        sym = node.symbol
-        if sym.ast_type == A.Function:
-            atoms.add((sym.name, len(sym.arguments)))
-        elif sym.ast_type == A.UnaryOperation and sym.argument.ast_type == A.Function:  # -p(X)
-            atoms.add(("-" + sym.argument.name, len(sym.argument.arguments)))
+        for sym in (node.symbol.arguments if node.symbol.ast_type == A.Pool else [node.symbol]):  # p(a; b)
+            if sym.ast_type == A.Function:
+                atoms.add((sym.name, len(sym.arguments)))
+            elif sym.ast_type == A.UnaryOperation and sym.argument.ast_type == A.Function:  # -p(X)
+                atoms.add(("-" + sym.argument.name, len(sym.argument.arguments)))
+            else:
+                raise EncodingError(Location(node.location.begin.filename, node.location.begin.line),
+                                    f"step_program: cannot tell the predicate of {sym}")
     if node.ast_type == A.Function and not node.arguments:
         constants.add(node.name)
     if node.ast_type == A.SymbolicTerm and node.symbol.type.name == "Function" and not node.symbol.arguments:
@@ -58,7 +68,7 @@ def _atoms_and_constants(node, atoms: set, constants: set) -> None:
 
 
 class _Rule:
-    __slots__ = ("statement", "heads", "body", "constants", "choice")
+    __slots__ = ("statement", "heads", "body", "constants")
 
     def __init__(self, statement):
         self.statement = statement
@@ -66,7 +76,6 @@ class _Rule:
         self.body: set = set()
         self.constants: set = set()
         head = statement.head
-        self.choice = head.ast_type in (A.Aggregate, A.Disjunction, A.HeadAggregate)
         _atoms_and_constants(head, self.heads, self.constants)
         for lit in statement.body:
             _atoms_and_constants(lit, self.body, self.constants)
@@ -74,11 +83,18 @@ class _Rule:
             self.heads = set()  # an integrity constraint
 
 
+def _seed(sig: tuple[str, int]) -> "_Rule":
+    """A stand-in rule that makes `sig` dynamic (a predicate the encodings found dynamic)."""
+    rule = _Rule.__new__(_Rule)
+    rule.statement, rule.heads, rule.body, rule.constants = None, {tuple(sig)}, set(), {"start"}
+    return rule
+
+
 def dynamic_predicates(rules: list[_Rule]) -> set:
     """The fixpoint of the module docstring."""
     dynamic = {STEP}
     for r in rules:
-        if r.choice or r.constants & STEP_CONSTANTS:
+        if r.constants & STEP_CONSTANTS:
             dynamic |= r.heads
     changed = True
     while changed:
@@ -90,44 +106,90 @@ def dynamic_predicates(rules: list[_Rule]) -> set:
     return dynamic
 
 
+def _parse(files: Iterable[Path]) -> list:
+    statements: list = []
+
+    def keep(stm) -> None:
+        if stm.ast_type not in (A.Program, A.Comment):
+            statements.append(stm)
+    for path in files:
+        resources.parse_alone(Path(path), keep)
+    return statements
+
+
+def _split(statements: list, dynamic: set | None = None) -> tuple[list[bool], set]:
+    """Which statements are static rules (module docstring), and the dynamic predicates; with
+    `dynamic` given (those of the encodings), only these statements' own are added to it."""
+    rules = [(i, _Rule(s)) for i, s in enumerate(statements) if s.ast_type == A.Rule]
+    found = dynamic_predicates([r for _, r in rules] + [_seed(sig) for sig in dynamic or ()])
+    static = [False] * len(statements)
+    for i, r in rules:
+        static[i] = bool(r.heads) and not (r.heads & found)
+    return static, found
+
+
+def _encodings_split(files: list[Path], statements: list) -> tuple[list[bool], set, dict]:
+    """_split of the encodings, and which arguments of which predicates are steps
+    (step_lint.step_positions), kept in the cache folder under a hash of their text (walking the
+    syntax trees of some 4,000 statements takes about a second; parsing them, a tenth of that)."""
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(str(path).encode() + b"\0" + Path(path).read_bytes() + b"\0")
+    cached = cache_dir() / f"step-split-{digest.hexdigest()[:20]}.json"
+    try:
+        data = json.loads(cached.read_text())
+        if len(data["static"]) == len(statements):
+            return (data["static"], {(n, a) for n, a in data["dynamic"]},
+                    {(n, a): set(p) for n, a, p in data["steps"]})
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    static, dynamic = _split(statements)
+    steps = step_lint.step_positions(step_lint.rules_of(files, resources.asp_dir()))
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(json.dumps({"static": static, "dynamic": sorted(dynamic),
+                                       "steps": sorted([n, a, sorted(p)] for (n, a), p in steps.items())}))
+        partial.replace(cached)
+    except OSError:
+        pass
+    return static, dynamic, steps
+
+
 class StepProgram:
-    """A scenario's encodings, split once (module docstring); `control(t)` is the step program for
-    the step after t with the static facts, ready for the state and grounding."""
+    """A scenario's encodings, split once (module docstring); `control(t, world=w)` is the step program
+    for the step after t with the facts of world w (worlds: the static program's answer sets;
+    static_atoms: the first), ready for the state and grounding. step_positions:
+    (name, arity) -> the arguments that are steps (step_lint.step_positions)."""
 
     def __init__(self, files: Iterable[Path], scenario_program: str, options: tuple[str, ...] = ()):
         self.options = options
-        statements: list = []
-
-        def keep(stm) -> None:
-            if stm.ast_type not in (A.Program, A.Comment):
-                statements.append(stm)
-        for path in files:
-            resources.parse_alone(Path(path), keep)
-        ast.parse_string(scenario_program, keep)
-        rules = [_Rule(s) for s in statements if s.ast_type == A.Rule]
-        dynamic = dynamic_predicates(rules)
-        static_rules = [r.statement for r in rules if r.heads and not (r.heads & dynamic)]
-        static_ids = {id(s) for s in static_rules}
+        files = list(files)
+        encodings = _parse(files)
+        static, dynamic, self.step_positions = _encodings_split(files, encodings)
+        own: list = []
+        ast.parse_string(scenario_program, lambda stm: own.append(stm) if stm.ast_type not in (A.Program, A.Comment) else None)
+        own_static, _ = _split(own, dynamic)
+        statements, static = encodings + own, static + own_static
+        kept = [s for s, is_static in zip(statements, static) if is_static]
         shared = [s for s in statements if s.ast_type in (A.Definition, A.Defined)]
-        self.step_statements = [s for s in statements if id(s) not in static_ids]
-        self.static_atoms = self._solve_static(static_rules + shared)
-        self.static_facts = "".join(f"{a}.\n" for a in self.static_atoms)
+        self.step_statements = [s for s, is_static in zip(statements, static) if not is_static]
+        self.worlds = self._solve_static(kept + shared)
+        self.static_atoms = self.worlds[0] if self.worlds else []
+        self._facts = ["".join(f"{a}.\n" for a in world) for world in self.worlds]
 
-    def _solve_static(self, statements: list) -> list:
-        ctl = Control(["--warn=none", "2", *self.options])
+    def _solve_static(self, statements: list) -> list[list]:
+        ctl = Control(["--warn=none", "0", *self.options])
         with ast.ProgramBuilder(ctl) as builder:
             for stm in statements:
                 builder.add(stm)
         ctl.ground([("base", [])])
         found: list = []
-        ctl.solve(on_model=lambda m: found.append(m.symbols(atoms=True)))
-        if len(found) != 1:
-            raise EncodingError(Location(str(resources.main_encoding())), f"the static part of the encodings has {len(found)} answer sets, not one "
-                                      "(a choice among static predicates: step_program.py)")
-        return sorted(found[0])
+        ctl.solve(on_model=lambda m: found.append(sorted(m.symbols(atoms=True))))
+        return sorted(found)
 
-    def control(self, t: int, extra: str = "", args: tuple[str, ...] = ()) -> Control:
-        """The step program for step t+1 (-c start=t -c horizon=t+1), the static facts and extra
+    def control(self, t: int, extra: str = "", args: tuple[str, ...] = (), world: int = 0) -> Control:
+        """The step program for step t+1 (-c start=t -c horizon=t+1), the facts of a world and extra
         (the state after t as facts) added, not yet ground; t = -1: the state after step 0 alone
         (start=horizon=0), from the scenario's facts."""
         start, horizon = (0, 0) if t < 0 else (t, t + 1)
@@ -135,5 +197,5 @@ class StepProgram:
         with ast.ProgramBuilder(ctl) as builder:
             for stm in self.step_statements:
                 builder.add(stm)
-        ctl.add("base", [], self.static_facts + extra)
+        ctl.add("base", [], self._facts[world] + extra)
         return ctl

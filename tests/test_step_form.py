@@ -55,6 +55,10 @@ CHOSEN = "chosen(X, T) :- happens(choose(X), T).\n"
     ("kept(X) :- happens(x(X), T).\nholds(g(X), T) :- kept(X), step(T).\n", "keeps a step"),
     # a step taken from a stored term (the old trigger_ctx/6)
     ("holds(seen(X), T) :- holds(tr(X, T0), T - 1), happens(e(X), T0), step(T).\n", "relates steps"),
+    # a predicate carried by its own rule outside the state (the old shuffled/2: a library shuffled
+    # before the state was taken looked ordered to a game resumed from it)
+    ("mixed(Q, T) :- happens(shuffle(Q), T).\nmixed(Q, T) :- mixed(Q, T - 1), step(T).\n"
+     "happens(any(Q), T) :- mixed(Q, T - 1), step(T).\n", "carries mixed/2"),
 ])
 def test_the_lint_catches(tmp_path: Path, text: str, what: str) -> None:
     problems = lint(tmp_path, text)

@@ -1,0 +1,161 @@
+"""The explorer (one step ground at a time, lines merged by state) agrees with the unrolled program.
+
+Issue 18, items 2 and 3: the two drivers run the same rule files. For every bundled scenario,
+under both editions, `lookback enumerate` by the unrolled program and by the explorer
+(pyclingo_bridge/explorer.py) must give the same distinct outcomes, the same number of lines of
+play leading to each (orders of interchangeable triggers once, and with --all-orders every order:
+the answer sets of `lookback run`), the same table of how each trigger is judged, and a witness
+line of the same steps: the explorer's line ends at its last step, the unrolled program's goes on
+idle to its horizon; haunt_link/4 and haunt_chain/3, which read the whole game, are shown by the
+explorer only as its last step sees them. Any difference is a failing test. A few scenarios run in
+the README's command, an eighth of them in .ci/run (slow), all of them on demand (nightly).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from clingo import Number
+
+from pyclingo_bridge import load_scenario, resources
+from pyclingo_bridge.cli import main
+from pyclingo_bridge.enumeration import enumerate_outcomes
+from pyclingo_bridge.explorer import AT_HORIZON, enumerate_by_steps, explore
+from pyclingo_bridge.step_program import StepProgram, dynamic_predicates
+
+
+SCENARIOS = sorted(resources.scenarios_dir().glob("*.lp"))
+SEED = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
+
+
+def _until(witness, last: int, steps: dict) -> set[str]:
+    """The witness atoms at steps up to `last` (the explorer's line ends there)."""
+    kept = set()
+    for a in witness:
+        if a.name in ("haunt_link", "haunt_chain"):
+            continue  # the whole game's (module docstring)
+        positions = steps.get((a.name, len(a.arguments)), ())
+        if (a.name, len(a.arguments)) in AT_HORIZON or all(
+                a.arguments[i].type.name != "Number" or a.arguments[i].number <= last for i in positions):
+            kept.add(str(a))
+    return kept
+
+
+def _tiers(every_fast: int, every_slow: int) -> list:
+    """Every bundled scenario under both editions: every every_fast-th in the README's command,
+    every every_slow-th in .ci/run (slow), the rest on demand (nightly: python -m pytest -m nightly).
+    The explorer grounds each step on its own (about 0.1 s a step), so the whole sweep takes long."""
+    params = []
+    for i, path in enumerate(SCENARIOS):
+        marks = () if i % every_fast == 0 else pytest.mark.slow if i % every_slow == 0 else pytest.mark.nightly
+        params += [pytest.param(path, edition, id=f"{path.stem}-{edition}", marks=marks)
+                   for edition in ("current", "2006")]
+    return params
+
+
+@pytest.mark.parametrize("path, edition", _tiers(40, 8))
+@pytest.mark.parametrize("all_orders", [False], ids=["orders_once"])
+def test_both_drivers_agree_on_every_bundled_scenario(path, edition, all_orders) -> None:
+    _agree(path, edition, all_orders)
+
+
+@pytest.mark.parametrize("path, edition", _tiers(len(SCENARIOS), 20))
+def test_both_drivers_count_every_order_alike(path, edition) -> None:
+    # --all-orders: every order of simultaneous triggers is a line (the answer sets of `run`)
+    _agree(path, edition, True)
+
+
+def _agree(path, edition: str, all_orders: bool) -> None:
+    scenario = load_scenario(path)
+    unrolled = enumerate_outcomes(scenario, edition=edition, all_orders=all_orders)
+    steps = enumerate_by_steps(scenario, edition=edition, all_orders=all_orders)
+    assert unrolled.exact and steps.exact
+    assert sorted((o.atoms, o.lines) for o in steps.outcomes) == sorted((o.atoms, o.lines) for o in unrolled.outcomes)
+    assert steps.trigger_kinds == unrolled.trigger_kinds
+    assert steps.run.edition == unrolled.run.edition
+    if all_orders:
+        return
+    positions = StepProgram(resources.encoding_files(scenario.card_files), scenario.program).step_positions
+    theirs_by_outcome = {o.atoms: o for o in unrolled.outcomes}
+    for mine in steps.outcomes:
+        theirs = theirs_by_outcome[mine.atoms]
+        if theirs.lines == 1:  # one line of play: both witnesses are that line
+            last = steps.run.horizon
+            assert {str(a) for a in mine.witness if a.name not in ("haunt_link", "haunt_chain")} == _until(theirs.witness, max(
+                (a.arguments[0].number for a in mine.witness if a.match("step_kind", 2)), default=0), positions)
+            assert last <= unrolled.run.horizon
+
+
+def test_orders_that_end_in_the_same_state_are_merged(tmp_path) -> None:
+    # CR 603.3b: four bears die under the CR 603.10a artifact (Akroma's Vengeance destroys them);
+    # its four triggers go on the stack in any of 4! = 24 orders, every one gaining alice 4 life.
+    # The explorer grounds each distinct stack once and merges the lines whose states meet again
+    # (after each resolution, the same triggers are left whatever the order below them): far
+    # fewer groundings than lines, and the count of lines stays exact.
+    lines = ["player(alice, 1). player(bob, 2). active_player(alice).",
+             "card(artifact, cr_example_artifact, alice). init_zone(artifact, battlefield).",
+             "card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v))."]
+    lines += [f"card(b{i}, grizzly_bears, alice). init_zone(b{i}, battlefield)." for i in range(4)]
+    path = tmp_path / "four.lp"
+    path.write_text("\n".join(lines) + "\n")
+    x = explore(load_scenario(path))
+    assert x.lines == 24 and len(x.endings) == 1
+    # states ground per step: the cast, the wipe, the triggers put on the stack (24 orders), then
+    # the stack as it shrinks: 4·3·2 orders of the three left, 4·3, 4 (one order each: merged)
+    assert x.frontier_sizes[-4:] == [24, 24, 12, 4], x.frontier_sizes
+    assert x.groundings == sum(x.frontier_sizes) < 24 * len(x.frontier_sizes)
+
+
+def test_a_predicate_is_static_only_if_nothing_it_reads_can_change(tmp_path) -> None:
+    from clingo import ast
+    rules = []
+    ast.parse_string("a(X) :- b(X). c(T) :- step(T). d(X) :- a(X), c(_). {e(X)} :- b(X). "
+                     "f :- g(horizon). h(X) :- e(X).", lambda s: rules.append(s) if s.ast_type == ast.ASTType.Rule
+                     else None)
+    from pyclingo_bridge.step_program import _Rule
+    dynamic = dynamic_predicates([_Rule(r) for r in rules])
+    assert {("c", 1), ("d", 1), ("f", 0), ("step", 1)} <= dynamic
+    # a choice read from no step is made once for the whole game: a world (step_program.py)
+    assert not {("a", 1), ("b", 1), ("e", 1), ("h", 1)} & dynamic
+
+
+def test_a_choice_made_once_for_the_game_is_a_world_and_lines_stay_in_theirs() -> None:
+    # script(2, may(cast(bob, counter))): bob casts Counterspell or not, once in the whole line of
+    # play (CR 117.3d: he may pass). Two worlds; each line stays in its own, and the two outcomes
+    # are one line each, as the unrolled program counts them (its two answer sets).
+    scenario = load_scenario(resources.scenarios_dir() / "choices_may_and_optional_response.lp")
+    program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program)
+    assert sorted(str(a) for w in program.worlds for a in w if a.name in ("takes", "declines")) == \
+        ["declines(2)", "takes(2)"]
+    x = explore(scenario)
+    assert sorted(e.lines for e in x.endings.values()) == [1, 1] and x.lines == 2
+
+
+def test_the_static_part_is_solved_once_and_the_step_ground_alone() -> None:
+    scenario = load_scenario(SEED)
+    program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program)
+    names = {a.name for a in program.static_atoms}
+    assert {"card", "printed_ability", "trigger_on"} & names
+    assert not {"holds", "happens", "step"} & names
+    ctl = program.control(3)
+    ctl.ground([("base", [])])
+    assert {a.symbol.arguments[0] for a in ctl.symbolic_atoms.by_signature("step", 1)} == {Number(3), Number(4)}
+
+
+def test_enumerate_by_steps_on_the_command_line() -> None:
+    result = CliRunner().invoke(main, ["enumerate", SEED, "--driver", "steps", "--json", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["driver"] == "steps" and data["distinct_outcomes"] == 1 and data["lines_of_play"] == 1
+    assert data["complete"] is True
+    text = CliRunner().invoke(main, ["enumerate", SEED, "--driver", "steps", "--no-progress"]).output
+    assert "1 distinct outcome(s), 1 line(s) of play; complete" in text
+    assert "(driver: steps" in text
+
+
+def test_the_explorer_stops_between_steps_at_its_time_limit() -> None:
+    scenario = load_scenario(SEED)
+    result = enumerate_by_steps(scenario, timeout=0.0)
+    assert result.cut_short == "timeout" and not result.complete and not result.exact
