@@ -286,7 +286,8 @@ still counts its peak; 1 GB is {PEAK_LIMIT_MIB:.0f} MiB.{PEAK_CAVEAT if r['peak_
 of wall time; or, when the machine's load average exceeded its {os.cpu_count()} cores as the run
 ended, within {ENDED_WITHIN:g} s of CPU time, since the wall time then also counts the time the
 run waited for a core. The time limit itself is wall time: the guard kills a run's child process
-half a second after `--timeout` whatever the load (tests/test_guard.py). Two runs of a case that
+half a second after `--timeout` whatever the load, or, once the search has handed over what it
+found, 0.4 times `--timeout` later, the report's share (tests/test_guard.py). Two runs of a case that
 were both cut short by their time limit may have found different answer sets by then, on a
 machine whose load changes; they are counted on their own row, not as differing outputs. A case
 whose one run was cut short and whose other was not is a difference, counted as one, and shown

@@ -61,6 +61,20 @@ def solve_file(path: str, *, timeout: float | None = None, token_rounds: int | N
     return result
 
 
+def decode_in_time(models: list, timeout: float | None) -> list:
+    """The answer sets decoded for the report, in order, as many as the report's share of the time
+    limit allows (guard.REPORT_SHARE, most of it: the rest is for printing them); at least the
+    first. The report says how many it leaves out (render.py)."""
+    started = time.monotonic()
+    budget = None if timeout is None else 0.75 * guard.REPORT_SHARE * timeout
+    decoded = []
+    for i, model in enumerate(models, start=1):
+        if decoded and budget is not None and time.monotonic() - started > budget:
+            break
+        decoded.append(decode(model, i))
+    return decoded
+
+
 def cut_short_run(path: str, edition: str | None, reason: str, scenario: Scenario | None = None) -> Run:
     """The run of a scenario the guard stopped: no answer set, not complete, and why."""
     return Run(scenario or Scenario(path, ()), edition, None, (), False, reason, ())
@@ -83,7 +97,7 @@ def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, ma
     result = solve_file(path, edition=edition, max_models=max_models, timeout=timeout, token_rounds=token_rounds,
                         library=library)
     shown = result.models if show_all else result.models[:1]  # the report counts the rest undecoded
-    models = [decode(m, i) for i, m in enumerate(shown, start=1)]
+    models = decode_in_time(shown, timeout)
     report = (json_report if as_json else text_report)(result, models, show_all)
     if not result.models and result.exhausted:
         from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json

@@ -140,6 +140,9 @@ def text_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
                      else f"no answer set found ({run.cut_short})")
     for model in models if show_all else models[:1]:
         lines += timeline(model, run.scenario.script)
+    if show_all and len(models) < len(run.models):
+        lines.append(f"answer sets {len(models) + 1}-{len(run.models)} not shown: their report would have "
+                     "passed the time limit (--timeout)")
     lines.append(summary(run))
     return "\n".join(lines)
 
@@ -152,4 +155,6 @@ def json_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
         "complete": run.exhausted, "cut_short": run.cut_short,
         "models": [plain(m) for m in (models if show_all else models[:1])],
     }
+    if show_all and len(models) < len(run.models):  # the rest would have passed the time limit
+        payload["models_not_shown"] = len(run.models) - len(models)
     return dumps(payload)

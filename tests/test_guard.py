@@ -56,6 +56,12 @@ def _sleep(seconds: float) -> str:
     return "woke"
 
 
+def _report_forever() -> str:
+    guard.searched()  # the search is over; its report never ends
+    time.sleep(60)
+    return "never"
+
+
 def test_a_job_returns_its_value_and_raises_its_errors_with_their_place() -> None:
     assert guard.guarded(_double, 21) == 42
     with pytest.raises(ScenarioError) as info:
@@ -76,6 +82,17 @@ def test_a_job_past_its_time_limit_is_killed_within_the_grace() -> None:
     assert info.value.reason == guard.TIMEOUT
     assert time.monotonic() - started < 0.2 + guard.GRACE + 2  # room for a loaded machine
     assert guard.guarded(_sleep, 0.1, timeout=5) == "woke"
+
+
+def test_a_report_gets_a_share_of_the_time_limit_and_no_more() -> None:
+    """A search that handed over in time leaves its report REPORT_SHARE of --timeout more: a report
+    that never ends is cut short, not waited for (a fuzz case once ran 71 s under --timeout 10)."""
+    started = time.monotonic()
+    with pytest.raises(guard.Stopped) as info:
+        guard.guarded(_report_forever, timeout=0.5)
+    took = time.monotonic() - started
+    assert info.value.reason == guard.TIMEOUT
+    assert 0.5 * guard.REPORT_SHARE <= took < 0.5 * (1 + guard.REPORT_SHARE) + guard.GRACE + 2
 
 
 @pytest.mark.parametrize("text, size", [("512M", 512 << 20), ("2G", 2 << 30), ("1.5g", 3 << 29),

@@ -62,6 +62,23 @@ def test_timeout_in_run_text_and_json(tmp_path) -> None:
     assert data["answer_sets"] < 720
 
 
+def test_a_report_that_would_pass_the_time_limit_shows_what_it_can_and_says_so(tmp_path) -> None:
+    """run --all decodes answer sets only within the report's share of --timeout (guard.py):
+    with no time left, the first is shown and the rest are counted, in text and in JSON."""
+    from pyclingo_bridge import jobs
+    from pyclingo_bridge.render import json_report, text_report
+
+    result = solve(load_scenario(str(many_lines_of_play(tmp_path, bears=3))))
+    assert len(result.models) == 6  # 3! orders of the artifact's triggers
+    decoded = jobs.decode_in_time(result.models, timeout=0.0)
+    assert [m.index for m in decoded] == [1]
+    assert len(jobs.decode_in_time(result.models, timeout=None)) == 6
+    text = text_report(result, decoded, show_all=True)
+    assert "answer sets 2-6 not shown: their report would have passed the time limit" in text
+    assert json.loads(json_report(result, decoded, show_all=True))["models_not_shown"] == 5
+    assert "models_not_shown" not in json.loads(json_report(result, decoded, show_all=False))
+
+
 def test_timeout_in_check_never_passes_what_needs_every_answer_set(tmp_path) -> None:
     path = str(many_lines_of_play(tmp_path))
     result = invoke("check", path, "--timeout", "0.3")
