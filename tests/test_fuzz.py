@@ -155,6 +155,20 @@ def test_two_runs_differ_unless_both_were_cut_short() -> None:
     assert differs(_run(exit=0), _run(exit=1)) == "outputs differ between the two runs"
 
 
+def test_a_difference_is_the_machine_s_only_when_the_run_cut_short_waited_for_a_core() -> None:
+    from benchmarks.fuzz import TIMING, waited_for_a_core
+    problem = "outputs differ between the two runs: " + TIMING
+
+    def case(cut_cpu: float, load: float) -> dict:
+        return {"problems": [problem], "runs": [_plain(_run(exit=2)), _plain(_run(
+            exit=3, cut_short=True, cpu_s=cut_cpu, load=load, wall_s=11.0))]}
+    assert waited_for_a_core(case(5.0, 4.5), 10, cores=2)  # 5 s of CPU in 11 s of wall: waited
+    assert not waited_for_a_core(case(10.5, 4.5), 10, cores=2)  # used its whole limit
+    assert not waited_for_a_core(case(5.0, 1.5), 10, cores=2)  # not loaded: slow for real
+    assert not waited_for_a_core({"problems": ["outputs differ between the two runs"],
+                                  "runs": [_plain(_run()), _plain(_run(exit=1))]}, 10, cores=2)
+
+
 def test_exit_3_is_accepted_only_when_the_run_says_it_was_cut_short() -> None:
     from benchmarks.fuzz import _problems
     case = ("c", Path("c.lp"), ["delete"], ["run"])
