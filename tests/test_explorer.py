@@ -8,7 +8,7 @@ the answer sets of `lookback run`), the same table of how each trigger is judged
 line of the same steps: the explorer's line ends at its last step, the unrolled program's goes on
 idle to its horizon; haunt_link/4 and haunt_chain/3, which read the whole game, are shown by the
 explorer only as its last step sees them. Any difference is a failing test. A few scenarios run in
-the README's command, a sixteenth of them in .ci/run (slow), all of them on demand (nightly).
+the README's command, one in thirty-two in .ci/run (slow), all of them on demand (nightly).
 """
 
 from __future__ import annotations
@@ -55,13 +55,13 @@ def _tiers(every_fast: int, every_slow: int) -> list:
     return params
 
 
-@pytest.mark.parametrize("path, edition", _tiers(40, 16))
+@pytest.mark.parametrize("path, edition", _tiers(80, 32))
 @pytest.mark.parametrize("all_orders", [False], ids=["orders_once"])
 def test_both_drivers_agree_on_every_bundled_scenario(path, edition, all_orders) -> None:
     _agree(path, edition, all_orders)
 
 
-@pytest.mark.parametrize("path, edition", _tiers(len(SCENARIOS), 40))
+@pytest.mark.parametrize("path, edition", _tiers(len(SCENARIOS), 60))
 def test_both_drivers_count_every_order_alike(path, edition) -> None:
     # --all-orders: every order of simultaneous triggers is a line (the answer sets of `run`)
     _agree(path, edition, True)
