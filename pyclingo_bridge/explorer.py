@@ -139,7 +139,9 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
             options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None) -> Exploration:
     """Every line of play of the scenario, one step at a time, merged by node (module docstring).
     keep(text) says which shown atoms (with their step) the history keeps besides the outcome's:
-    those an expectation names. The time limit is checked before each step is ground."""
+    those an expectation names. The time limit is checked before each step is ground: a step that
+    would end past it (as long as the longest so far) is not begun, and the result says it was cut
+    short."""
     started = time.monotonic()
     say = progress or (lambda _text: None)
     args = (*options, "-c", f"edition={edition}") if edition is not None else options
@@ -162,7 +164,7 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                 frontier[key].lines += 1
             else:
                 frontier[key] = root
-    t = 0
+    t, longest = 0, 0.0
     while frontier:
         if t >= max_steps:
             raise HorizonError(Location(scenario.path), f"the game is still not quiescent after {t} steps "
@@ -171,9 +173,12 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
         result.frontier_sizes.append(len(frontier))
         following: dict[tuple, Node] = {}
         for node in frontier.values():
-            if timeout is not None and time.monotonic() - started >= timeout:
+            # a step that would end past the limit is not begun (the guard would kill it): the
+            # longest step so far is the estimate of the next one
+            if timeout is not None and time.monotonic() - started + longest >= timeout:
                 result.cut_short, result.trigger_kinds = TIMEOUT, tuple(sorted(kinds))
                 return result
+            began = time.monotonic()
             ctl = program.control(t, state_facts(node.state, t) + STATE_SHOWN, world=node.world)
             ctl.ground([("base", [])])
             result.groundings += 1
@@ -204,6 +209,7 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                     following[key] = Node(t + 1, state, history, node.lines, node, own, node.world)
                 else:
                     nxt.lines += node.lines
+            longest = max(longest, time.monotonic() - began)
         frontier = following
         t += 1
     result.trigger_kinds = tuple(sorted(kinds))

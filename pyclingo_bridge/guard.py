@@ -63,6 +63,8 @@ _context = None
 #: in a child: the connection to the parent (searched() and progress() use it)
 _to_parent = None
 _progress_sent = 0.0
+#: in a child: when the parent started the run (time.monotonic() is one clock for every process)
+_run_started: float | None = None
 
 
 class Stopped(Exception):
@@ -136,8 +138,16 @@ def progress(text: str) -> None:
         _to_parent.send(("progress", text))
 
 
-def _child(connection, job: Callable[..., Any], args: tuple, max_memory: int | None) -> None:
-    global _to_parent
+def run_started() -> float:
+    """When the run began: in a guarded child, when the parent started it (the child's own start
+    comes later, by the time the fork and its imports took, and the parent's time limit counts from
+    the parent's start); elsewhere, now. A job counts its time limit from here."""
+    return _run_started if _run_started is not None else time.monotonic()
+
+
+def _child(connection, job: Callable[..., Any], args: tuple, max_memory: int | None, started: float) -> None:
+    global _to_parent, _run_started
+    _run_started = started
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and stops this process
     # everything the child says goes through the connection; the C library's last words when the
     # memory limit is reached ("cannot allocate memory for thread-local data: ABORT") would
@@ -168,8 +178,8 @@ def guarded(job: Callable[..., Any], *args: Any, timeout: float | None = None,
     says with progress()."""
     ctx = _ctx()
     receiver, sender = ctx.Pipe(duplex=False)
-    process = ctx.Process(target=_child, args=(sender, job, args, max_memory), daemon=True)
     started = time.monotonic()
+    process = ctx.Process(target=_child, args=(sender, job, args, max_memory, started), daemon=True)
     process.start()
     sender.close()
     deadline = None if timeout is None else started + timeout + GRACE

@@ -52,7 +52,7 @@ def solve_file(path: str, *, timeout: float | None = None, token_rounds: int | N
     """Load, validate and solve one scenario with the card library (default: the bundled cards);
     ScenarioError for any input error, the run's included. The time limit counts from the start:
     validation takes its share."""
-    started = time.monotonic()
+    started = guard.run_started()
     scenario = load_scenario(path, library=library)
     result = solve(scenario, timeout=time_left(timeout, started), options=clingo_options(token_rounds), **options)
     guard.searched()
@@ -147,7 +147,7 @@ def check_scenario(path: str, edition: str | None, timeout: float | None, confli
                    token_rounds: int | None = None, name_edition: bool = False,
                    library: CardLibrary | None = None) -> Checked:
     """`lookback check` on one scenario file, with the card library (default: the bundled cards)."""
-    started = time.monotonic()
+    started = guard.run_started()
     try:
         result = solve_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds, library=library)
         lines_of_play = count_lines(result, edition, time_left(timeout, started), token_rounds)
@@ -205,7 +205,7 @@ def enumerate_output(path: str, edition: str | None, as_json: bool, limit: int, 
     from .explorer import enumerate_by_steps
     from .outcome_text import enumeration_json, enumeration_text
 
-    started = time.monotonic()
+    started = guard.run_started()
     scenario = load_scenario(path, library=library)
     if driver == "steps":
         result = enumerate_by_steps(scenario, edition=edition, timeout=time_left(timeout, started),
@@ -234,7 +234,7 @@ def conflicts_output(path: str, edition: str | None, as_json: bool, timeout: flo
     answer set, else of each expectation no answer set meets and of the violations."""
     from .conflicts import minimal_conflicts, requirement_of, text_report as conflict_text
 
-    started = time.monotonic()
+    started = guard.run_started()
     result = solve_file(path, edition=edition, timeout=timeout, library=library)
     notes = own_card_notes(result.scenario, library)
     if result.cut_short:

@@ -52,7 +52,8 @@ def _status(e: Enumeration) -> str:
     if e.cut_short is None:
         return "complete: every outcome found, every line of play counted"
     found = "every outcome found" if e.complete else "SOME OUTCOMES MAY BE MISSING"
-    counts = "counts exact" if all(o.exact for o in e.outcomes) else "counts marked 'at least' are lower bounds"
+    counts = ("no line of play counted yet" if not e.outcomes else "counts exact" if all(o.exact for o in e.outcomes)
+              else "counts marked 'at least' are lower bounds")
     return f"CUT SHORT ({e.cut_short}): {found}, {counts}"
 
 

@@ -56,6 +56,10 @@ def _sleep(seconds: float) -> str:
     return "woke"
 
 
+def _started_and_now() -> tuple[float, float]:
+    return guard.run_started(), time.monotonic()
+
+
 def _report_forever() -> str:
     guard.searched()  # the search is over; its report never ends
     time.sleep(60)
@@ -93,6 +97,16 @@ def test_a_report_gets_a_share_of_the_time_limit_and_no_more() -> None:
     took = time.monotonic() - started
     assert info.value.reason == guard.TIMEOUT
     assert 0.5 * guard.REPORT_SHARE <= took < 0.5 * (1 + guard.REPORT_SHARE) + guard.GRACE + 2
+
+
+def test_a_job_counts_its_time_limit_from_the_parent_s_start() -> None:
+    """The child starts later than the run (a fork and its imports): a job that counted its time
+    limit from its own start would still be searching when the parent's limit ends and lose what
+    it found to the kill (an explorer run cut short by --timeout 4 printed no result)."""
+    before = time.monotonic()
+    started, child_now = guard.guarded(_started_and_now, timeout=30)
+    assert before <= started <= child_now
+    assert abs(guard.run_started() - time.monotonic()) < 1  # outside a child: now
 
 
 @pytest.mark.parametrize("text, size", [("512M", 512 << 20), ("2G", 2 << 30), ("1.5g", 3 << 29),
