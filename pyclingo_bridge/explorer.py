@@ -128,9 +128,9 @@ def _read(shown: Iterable[Symbol]) -> tuple[State, bool, list[Symbol]]:
     return tuple(sorted(state)), quiet, rest
 
 
-def _own_step(shown: Iterable[Symbol], t: int, steps: dict) -> tuple[Symbol, ...]:
-    """The shown atoms of a step's grounding that are not at its horizon (AT_HORIZON). The atoms
-    at the step it started from repeat those the step before derived, and merge with them."""
+def _not_at_horizon(shown: Iterable[Symbol]) -> tuple[Symbol, ...]:
+    """The shown atoms of a step's grounding but those of its horizon (AT_HORIZON). The atoms at
+    the step it started from repeat those the step before derived, and merge with them."""
     return tuple(a for a in shown if (a.name, len(a.arguments)) not in AT_HORIZON)
 
 
@@ -158,7 +158,7 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
         for shown in first:
             state, _quiet, shown = _read(shown)
             result.edition = next((str(a.arguments[0]) for a in shown if a.match("rules_edition", 1)), edition)
-            root = Node(0, state, frozenset(), lines=1, shown=_own_step(shown, 0, program.step_positions), world=world)
+            root = Node(0, state, frozenset(), lines=1, shown=_not_at_horizon(shown), world=world)
             key = (world, root.state, root.history)
             if key in frontier:
                 frontier[key].lines += 1
@@ -190,7 +190,7 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                 state, quiet, shown = _read(shown)
                 texts = [str(a) for a in shown]
                 history = node.history | {x for x in texts if x.startswith(HISTORY_OUTCOMES) or keep(x)}
-                own = _own_step(shown, t + 1, program.step_positions)
+                own = _not_at_horizon(shown)
                 if quiet:
                     outcome = tuple(sorted({x[len("outcome("):-1] for x in texts if x.startswith("outcome(")}
                                            | {x[len("outcome("):-1] for x in history if x.startswith("outcome(")}))
