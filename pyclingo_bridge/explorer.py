@@ -46,10 +46,9 @@ AT_HORIZON = frozenset({("outcome", 1), ("final_zone", 2), ("final_controller", 
 
 @dataclass
 class Node:
-    """A merged state after step `step`: the lines of play through it, and one of them (parent, and
+    """A merged state after a step: the lines of play through it, and one of them (parent, and
     the shown atoms the step that led here derived at its own step)."""
 
-    step: int
     state: State
     history: frozenset[str]
     lines: int = 0
@@ -77,8 +76,7 @@ class Exploration:
     groundings: int = 0  # steps ground (one per merged state)
     depth: int = 0  # the last step of the longest line
     cut_short: str | None = None
-    program: StepProgram | None = None
-    trigger_kinds: tuple = ()  # enumeration._trigger_kinds of the groundings, all of them
+    trigger_kinds: tuple = ()  # enumeration._trigger_kinds of each world's first grounding
     frontier_sizes: list[int] = field(default_factory=list)  # merged states ground at each step
 
     @property
@@ -135,35 +133,34 @@ def _not_at_horizon(shown: Iterable[Symbol]) -> tuple[Symbol, ...]:
 
 
 def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
-            max_steps: int = MAX_HORIZON, keep: Callable[[str], bool] = lambda _text: False,
-            options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None) -> Exploration:
+            max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None) -> Exploration:
     """Every line of play of the scenario, one step at a time, merged by node (module docstring).
-    keep(text) says which shown atoms (with their step) the history keeps besides the outcome's:
-    those an expectation names. The time limit is checked before each step is ground: a step that
+    The time limit is checked before each step is ground: a step that
     would end past it (as long as the longest so far) is not begun, and the result says it was cut
     short."""
     started = time.monotonic()
     say = progress or (lambda _text: None)
     args = (*options, "-c", f"edition={edition}") if edition is not None else options
     program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program, args)
-    result = Exploration(scenario, edition, program=program)
+    result = Exploration(scenario, edition)
     frontier: dict[tuple, Node] = {}
     kinds: set = set()
     for world in range(len(program.worlds)):
         initial = program.control(-1, STATE_SHOWN, world=world)  # horizon 0: the state after step 0
         initial.ground([("base", [])])
-        kinds.update(_trigger_kinds(initial))
+        kinds.update(_trigger_kinds(initial))  # from static facts: the same at every step
         first: list[list[Symbol]] = []
         initial.solve(on_model=lambda m: first.append(m.symbols(shown=True)))
         for shown in first:
             state, _quiet, shown = _read(shown)
             result.edition = next((str(a.arguments[0]) for a in shown if a.match("rules_edition", 1)), edition)
-            root = Node(0, state, frozenset(), lines=1, shown=_not_at_horizon(shown), world=world)
+            root = Node(state, frozenset(), lines=1, shown=_not_at_horizon(shown), world=world)
             key = (world, root.state, root.history)
             if key in frontier:
                 frontier[key].lines += 1
             else:
                 frontier[key] = root
+    result.trigger_kinds = tuple(sorted(kinds))
     t, longest = 0, 0.0
     while frontier:
         if t >= max_steps:
@@ -176,27 +173,26 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
             # a step that would end past the limit is not begun (the guard would kill it): the
             # longest step so far is the estimate of the next one
             if timeout is not None and time.monotonic() - started + longest >= timeout:
-                result.cut_short, result.trigger_kinds = TIMEOUT, tuple(sorted(kinds))
+                result.cut_short = TIMEOUT
                 return result
             began = time.monotonic()
             ctl = program.control(t, state_facts(node.state, t) + STATE_SHOWN, world=node.world)
             ctl.ground([("base", [])])
             result.groundings += 1
-            kinds.update(_trigger_kinds(ctl))  # pieces that appear later (tokens) add theirs
             models: list[list[Symbol]] = []
             ctl.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
             for shown in models:
                 result.step_models += 1
                 state, quiet, shown = _read(shown)
                 texts = [str(a) for a in shown]
-                history = node.history | {x for x in texts if x.startswith(HISTORY_OUTCOMES) or keep(x)}
+                history = node.history | {x for x in texts if x.startswith(HISTORY_OUTCOMES)}
                 own = _not_at_horizon(shown)
                 if quiet:
                     outcome = tuple(sorted({x[len("outcome("):-1] for x in texts if x.startswith("outcome(")}
                                            | {x[len("outcome("):-1] for x in history if x.startswith("outcome(")}))
                     ending = result.endings.get(outcome)
                     if ending is None:
-                        leaf = Node(t + 1, state, history, node.lines, node, own, node.world)
+                        leaf = Node(state, history, node.lines, node, own, node.world)
                         result.endings[outcome] = Ending(outcome, node.lines, leaf, tuple(
                             a for a in shown if (a.name, len(a.arguments)) in AT_HORIZON))
                     else:
@@ -206,13 +202,12 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                 key = (node.world, state, history)
                 nxt = following.get(key)
                 if nxt is None:
-                    following[key] = Node(t + 1, state, history, node.lines, node, own, node.world)
+                    following[key] = Node(state, history, node.lines, node, own, node.world)
                 else:
                     nxt.lines += node.lines
             longest = max(longest, time.monotonic() - began)
         frontier = following
         t += 1
-    result.trigger_kinds = tuple(sorted(kinds))
     return result
 
 

@@ -28,12 +28,12 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 from clingo import Control, ast
 from clingo.ast import ASTType as A
 
-from . import resources, step_lint
+from . import resources
 from .errors import EncodingError, Location
 from .vocabulary import cache_dir
 
@@ -83,16 +83,10 @@ class _Rule:
             self.heads = set()  # an integrity constraint
 
 
-def _seed(sig: tuple[str, int]) -> "_Rule":
-    """A stand-in rule that makes `sig` dynamic (a predicate the encodings found dynamic)."""
-    rule = _Rule.__new__(_Rule)
-    rule.statement, rule.heads, rule.body, rule.constants = None, {tuple(sig)}, set(), {"start"}
-    return rule
-
-
-def dynamic_predicates(rules: list[_Rule]) -> set:
-    """The fixpoint of the module docstring."""
-    dynamic = {STEP}
+def dynamic_predicates(rules: list[_Rule], known: Iterable[tuple[str, int]] = ()) -> set:
+    """The fixpoint of the module docstring; `known`: predicates already found dynamic (those of the
+    encodings, when the rules are a scenario's)."""
+    dynamic = {STEP, *known}
     for r in rules:
         if r.constants & STEP_CONSTANTS:
             dynamic |= r.heads
@@ -106,31 +100,31 @@ def dynamic_predicates(rules: list[_Rule]) -> set:
     return dynamic
 
 
+def _collector(statements: list) -> Callable:
+    """A parse callback that keeps every statement but `#program` and comments."""
+    return lambda stm: statements.append(stm) if stm.ast_type not in (A.Program, A.Comment) else None
+
+
 def _parse(files: Iterable[Path]) -> list:
     statements: list = []
-
-    def keep(stm) -> None:
-        if stm.ast_type not in (A.Program, A.Comment):
-            statements.append(stm)
     for path in files:
-        resources.parse_alone(Path(path), keep)
+        resources.parse_alone(Path(path), _collector(statements))
     return statements
 
 
-def _split(statements: list, dynamic: set | None = None) -> tuple[list[bool], set]:
-    """Which statements are static rules (module docstring), and the dynamic predicates; with
-    `dynamic` given (those of the encodings), only these statements' own are added to it."""
+def _split(statements: list, known: Iterable[tuple[str, int]] = ()) -> tuple[list[bool], set]:
+    """Which statements are static rules (module docstring), and the dynamic predicates; `known`:
+    predicates already found dynamic (dynamic_predicates)."""
     rules = [(i, _Rule(s)) for i, s in enumerate(statements) if s.ast_type == A.Rule]
-    found = dynamic_predicates([r for _, r in rules] + [_seed(sig) for sig in dynamic or ()])
+    found = dynamic_predicates([r for _, r in rules], known)
     static = [False] * len(statements)
     for i, r in rules:
         static[i] = bool(r.heads) and not (r.heads & found)
     return static, found
 
 
-def _encodings_split(files: list[Path], statements: list) -> tuple[list[bool], set, dict]:
-    """_split of the encodings, and which arguments of which predicates are steps
-    (step_lint.step_positions), kept in the cache folder under a hash of their text (walking the
+def _encodings_split(files: list[Path], statements: list) -> tuple[list[bool], set]:
+    """_split of the encodings, kept in the cache folder under a hash of their text (walking the
     syntax trees of some 4,000 statements takes about a second; parsing them, a tenth of that)."""
     digest = hashlib.sha256()
     for path in files:
@@ -139,36 +133,32 @@ def _encodings_split(files: list[Path], statements: list) -> tuple[list[bool], s
     try:
         data = json.loads(cached.read_text())
         if len(data["static"]) == len(statements):
-            return (data["static"], {(n, a) for n, a in data["dynamic"]},
-                    {(n, a): set(p) for n, a, p in data["steps"]})
+            return data["static"], {(n, a) for n, a in data["dynamic"]}
     except (OSError, ValueError, KeyError, TypeError):
         pass
     static, dynamic = _split(statements)
-    steps = step_lint.step_positions(step_lint.rules_of(files, resources.asp_dir()))
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial = cached.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps({"static": static, "dynamic": sorted(dynamic),
-                                       "steps": sorted([n, a, sorted(p)] for (n, a), p in steps.items())}))
+        partial.write_text(json.dumps({"static": static, "dynamic": sorted(dynamic)}))
         partial.replace(cached)
     except OSError:
         pass
-    return static, dynamic, steps
+    return static, dynamic
 
 
 class StepProgram:
     """A scenario's encodings, split once (module docstring); `control(t, world=w)` is the step program
     for the step after t with the facts of world w (worlds: the static program's answer sets;
-    static_atoms: the first), ready for the state and grounding. step_positions:
-    (name, arity) -> the arguments that are steps (step_lint.step_positions)."""
+    static_atoms: the first), ready for the state and grounding."""
 
     def __init__(self, files: Iterable[Path], scenario_program: str, options: tuple[str, ...] = ()):
         self.options = options
         files = list(files)
         encodings = _parse(files)
-        static, dynamic, self.step_positions = _encodings_split(files, encodings)
+        static, dynamic = _encodings_split(files, encodings)
         own: list = []
-        ast.parse_string(scenario_program, lambda stm: own.append(stm) if stm.ast_type not in (A.Program, A.Comment) else None)
+        ast.parse_string(scenario_program, _collector(own))
         own_static, _ = _split(own, dynamic)
         statements, static = encodings + own, static + own_static
         kept = [s for s, is_static in zip(statements, static) if is_static]
@@ -188,12 +178,12 @@ class StepProgram:
         ctl.solve(on_model=lambda m: found.append(sorted(m.symbols(atoms=True))))
         return sorted(found)
 
-    def control(self, t: int, extra: str = "", args: tuple[str, ...] = (), world: int = 0) -> Control:
+    def control(self, t: int, extra: str = "", world: int = 0) -> Control:
         """The step program for step t+1 (-c start=t -c horizon=t+1), the facts of a world and extra
         (the state after t as facts) added, not yet ground; t = -1: the state after step 0 alone
         (start=horizon=0), from the scenario's facts."""
         start, horizon = (0, 0) if t < 0 else (t, t + 1)
-        ctl = Control(["--warn=none", "0", "-c", f"horizon={horizon}", "-c", f"start={start}", *self.options, *args])
+        ctl = Control(["--warn=none", "0", "-c", f"horizon={horizon}", "-c", f"start={start}", *self.options])
         with ast.ProgramBuilder(ctl) as builder:
             for stm in self.step_statements:
                 builder.add(stm)

@@ -13,13 +13,14 @@ the README's command, one in thirty-two in .ci/run (slow), all of them on demand
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
 from click.testing import CliRunner
 from clingo import Number
 
-from pyclingo_bridge import load_scenario, resources
+from pyclingo_bridge import load_scenario, resources, step_lint
 from pyclingo_bridge.cli import main
 from pyclingo_bridge.enumeration import enumerate_outcomes
 from pyclingo_bridge.explorer import AT_HORIZON, enumerate_by_steps, explore
@@ -28,6 +29,12 @@ from pyclingo_bridge.step_program import StepProgram, dynamic_predicates
 
 SCENARIOS = sorted(resources.scenarios_dir().glob("*.lp"))
 SEED = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
+
+
+@functools.cache
+def _step_positions() -> dict:
+    """Which arguments of which predicates are steps (step_lint), in the bundled encodings."""
+    return step_lint.step_positions(step_lint.rules_of(resources.encoding_files(), resources.asp_dir()))
 
 
 def _until(witness, last: int, steps: dict) -> set[str]:
@@ -77,7 +84,7 @@ def _agree(path, edition: str, all_orders: bool) -> None:
     assert steps.run.edition == unrolled.run.edition
     if all_orders:
         return
-    positions = StepProgram(resources.encoding_files(scenario.card_files), scenario.program).step_positions
+    positions = _step_positions()
     theirs_by_outcome = {o.atoms: o for o in unrolled.outcomes}
     for mine in steps.outcomes:
         theirs = theirs_by_outcome[mine.atoms]
