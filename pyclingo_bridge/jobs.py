@@ -4,7 +4,8 @@ and render.
 
 Everything here returns plain data (strings, numbers, frozen dataclasses of them) so that it
 crosses the process boundary; LookbackError is raised as in the library. Each job's time limit
-counts from its start, validation and grounding included; once its search is over it calls
+counts from the start of the run (guard.run_started: the parent's, which the guard's limit counts
+from too), validation and grounding included; once its search is over it calls
 guard.searched(), so that what it found is never lost to the time its report takes. The fork
 server imports this module once, and with it clingo and the bridge.
 """
@@ -223,7 +224,8 @@ def explain_output(path: str, atom: str, as_json: bool, library: CardLibrary | N
     """The whole output of `lookback explain`."""
     from .explain import explain, json_report, text_report
 
-    result = explain(path, atom, edition=edition, depth=depth, timeout=timeout, levels=levels, library=library)
+    result = explain(path, atom, edition=edition, depth=depth, timeout=time_left(timeout, guard.run_started()),
+                     levels=levels, library=library)
     guard.searched()
     return Output((json_report if as_json else text_report)(result))
 
@@ -275,7 +277,8 @@ def diff_generated_all(bounds, limit: int, timeout: float | None):
     from .generate import Generation
 
     generation = Generation()
-    results = list(diff_generated(bounds, limit=limit, timeout=timeout, progress=guard.progress, state=generation))
+    results = list(diff_generated(bounds, limit=limit, timeout=time_left(timeout, guard.run_started()),
+                                  progress=guard.progress, state=generation))
     guard.searched()
     return results, generation.cut_short
 
@@ -285,6 +288,7 @@ def verify_report(bounds, names: tuple[str, ...], encodings: tuple[str, ...], ti
     """`lookback verify`'s search: its verify.Report."""
     from .verify import verify
 
-    report = verify(bounds, names, encodings, timeout, horizon_check=horizon_check, invariant_files=invariant_files)
+    report = verify(bounds, names, encodings, time_left(timeout, guard.run_started()), horizon_check=horizon_check,
+                    invariant_files=invariant_files)
     guard.searched()
     return report
