@@ -533,3 +533,22 @@ def language_text(vocab: Vocabulary | None = None) -> str:
         options += [form_text(f) for f in lang.forms.get(role, ())]
         lines.append(f"  {role}: {' | '.join(options)}")
     return "\n".join(lines)
+
+
+#: bundled cards whose effects differ by edition: rules on rules_edition/1 beside their facts
+_EDITION_RULES = ("burning_wish", "living_wish")
+
+
+def refused_bundled_cards(vocab: Vocabulary | None = None) -> list[CardError]:
+    """Every problem check_card finds in the bundled card files under the card language of vocab
+    (default: the packaged one): [] when every bundled card is written in it. The rules of the
+    cards whose effects differ by edition are left out (a card file holds facts only)."""
+    vocab = vocab or vocabulary()
+    problems: list[CardError] = []
+    for path in resources.bundled_card_files():
+        text = path.read_text()
+        if path.stem in _EDITION_RULES:
+            text = "\n".join(line for line in text.splitlines() if ":-" not in line)
+        problems += check_card(str(path), text, known_cards=vocab.card_names, vocab=vocab)
+    return problems
+

@@ -5,8 +5,9 @@ expect(none, F): in none; expect(outcomes, N): N distinct outcome/1 sets;
 expect(lines, N): N lines of play (as `lookback enumerate` counts them). F may be
 all_of(F1, ..., Fk): every Fi in the same answer set.
 expect(Mode, F, Edition) applies only when Edition is in force. Any
-violation/2 or script_failed/2, an unsatisfiable program, or an enumeration
-cut short (for the modes that need all answer sets) is a failure.
+violation/2 or script_failed/2 the scenario does not expect (with all or some: a
+refusal of the engine it pins), an unsatisfiable program, or an enumeration cut
+short (for the modes that need all answer sets) is a failure.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import NamedTuple
 
 from .engine import Run
 from .errors import Location
+from .scenario import REFUSALS
 
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 _EVIDENCE_ATOMS = 4
@@ -59,8 +61,10 @@ def _run_checks(run: Run, atom_sets: list[tuple[str, ...]]) -> list[Verdict]:
             "the program is unsatisfiable (no legal line of play)"
         return [Verdict(where, "satisfiable", FAIL, reason)]
     verdicts = []
-    for kind in ("violation", "script_failed"):
-        bad = [(i, a) for i, atoms in enumerate(atom_sets, 1) for a in atoms if a.startswith(kind + "(")]
+    expected = run.scenario.expected_refusals(run.edition)
+    for kind in REFUSALS:
+        bad = [(i, a) for i, atoms in enumerate(atom_sets, 1) for a in atoms
+               if a.startswith(kind + "(") and a not in expected]
         if bad:
             i, atom = bad[0]
             verdicts.append(Verdict(where, f"no {kind}", FAIL,

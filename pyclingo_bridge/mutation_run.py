@@ -4,7 +4,9 @@ A mutant is
 * broke    when the mutated encodings alone do not ground cleanly (a syntax error, an unsafe
            variable, an atom no rule defines: every clingo message is an error, engine.py);
 * killed   when some bundled scenario that passes on the real encodings fails under the
-           mutant (an expectation fails, the run errs, or it has no answer set);
+           mutant (an expectation fails, the run errs, or it has no answer set); a mutant of
+           the card language (core/card_language.lp, data no rule reads: the vocabulary the
+           bridge checks cards against) when some bundled card is refused under it;
 * timeout  when no run fails but some run, or the whole mutant, ran out of time or memory;
 * survived when every run passes;
 * equivalent when a reviewed entry of benchmarks/equivalent_mutants.toml says it cannot change
@@ -41,6 +43,7 @@ import clingo.ast as ast
 from clingo import Control, Symbol, SymbolType
 
 from . import resources
+from .cards import refused_bundled_cards
 from .coverage import EDITIONS, matches, witnesses
 from .engine import TIMEOUT, solve, solve_keeping_control
 from .errors import LookbackError
@@ -49,6 +52,7 @@ from .mutation import Mutant, apply, rule_files, rules_of
 from .mutation_score import BROKE, COLUMNS, KILLED, SURVIVED, TIMED_OUT, encodings_digest
 from .run_errors import run_error
 from .scenario import Scenario, load_scenario
+from .vocabulary import read_vocabulary
 
 STATUSES = COLUMNS
 #: a run of a mutant may take this many times the real run's time, and at least MIN_RUN_SECONDS
@@ -271,6 +275,23 @@ def _breakage(main: Path) -> str | None:
     return next((m for m in _messages(main) if m not in _real_messages()), None)
 
 
+#: the card language (asp/core/card_language.lp): data no rule reads, the vocabulary the bridge
+#: checks every card against (pyclingo_bridge/cards.py)
+CARD_LANGUAGE = "core/card_language.lp"
+
+
+def _card_language_result(mutant: Mutant, main: Path, start: float) -> Result:
+    """A mutant of the card language cannot change a run (no rule reads it); it is killed when a
+    bundled card is refused under it (tests/test_user_cards.py pins the same), and survives when
+    every bundled card is still written in it."""
+    refused = refused_bundled_cards(read_vocabulary(main))
+    if refused:
+        why = " ".join(str(refused[0]).replace(str(resources.asp_dir()) + "/", "").split())
+        return Result(mutant, KILLED, "bundled cards", why, 1, _cpu() - start)
+    return Result(mutant, SURVIVED, why="every bundled card is still written in the card language",
+                  runs=1, seconds=_cpu() - start)
+
+
 def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario],
                  kills: Counter | None = None) -> Result:
     """Run one mutant (in the current process) against the runs, in order, up to the first failure."""
@@ -285,6 +306,8 @@ def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scen
         broke = _breakage(main)
         if broke is not None:
             return Result(mutant, BROKE, why=broke, seconds=_cpu() - start)
+        if mutant.file == CARD_LANGUAGE:
+            return _card_language_result(mutant, main, start)
         timed_out, tried = "", 0
         for r in order_runs(mutant, runs, kills):
             tried += 1

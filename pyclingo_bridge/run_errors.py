@@ -24,6 +24,10 @@ def _reason(action: Symbol | None, reason: Symbol) -> str:
                 "(cast(P, Id) casts a card that P owns from P's hand)")
     if reason.match("no_legal_target", 1):
         return f"the spell has no legal choice for its target {reason.arguments[0]} (CR 601.2c)"
+    if reason.match("same_target_twice", 2):
+        first, second = reason.arguments
+        return (f"its targets {first} and {second} are one word \"target\" and must be different objects "
+                "(CR 115.3), yet the script pins both to the same one")
     if reason.match("empty_stack", 0):
         return "the stack is empty when the action comes: there is nothing to resolve"
     return f"the engine reports {reason}"
@@ -40,10 +44,13 @@ def _failing_fact(run: Run, failed: Symbol):
 
 
 def _script_failure(run: Run) -> ScenarioError | None:
+    expected = run.scenario.expected_refusals(run.edition)
     failures = [(i, j) for i, texts in enumerate(run.texts) for j, text in enumerate(texts)
-                if text.startswith("script_failed(")]
-    # a pinned trigger target that fails is the cause of what fails after it (a resolve with nothing left)
-    failures.sort(key=lambda f: not run.texts[f[0]][f[1]].startswith("script_failed(trigger_target("))
+                if text.startswith("script_failed(") and text not in expected]
+    # a pinned trigger target that fails is the cause of what fails after it (a resolve with nothing left);
+    # two positions of one word pinned to one object, the cause of the missing legal choice
+    failures.sort(key=lambda f: (not run.texts[f[0]][f[1]].startswith("script_failed(trigger_target("),
+                                 "same_target_twice(" not in run.texts[f[0]][f[1]]))
     for i, j in failures:
         sym = run.models[i][j]
         fact = _failing_fact(run, sym.arguments[0])
@@ -51,6 +58,11 @@ def _script_failure(run: Run) -> ScenarioError | None:
         where = "" if len(failing) == len(run.models) else f" (in answer set {i + 1} of {len(run.models)})"
         if fact is not None and fact.name == "trigger_target":
             source, ability, number, target = fact.args
+            if sym.arguments[1].match("same_target_twice", 2):
+                first, second = sym.arguments[1].arguments
+                return ScenarioError(fact.location, f"targets {first} and {second} of {ability} of {source} are one "
+                                                    "word \"target\" and must be different objects (CR 115.3): "
+                                                    f"they cannot both be pinned to {target}")
             if sym.arguments[1].match("no_target", 1):
                 return ScenarioError(fact.location, f"{ability} of {source} has no target {number} (its card "
                                                     "defines no target_spec with that number)")

@@ -97,6 +97,11 @@ class Fact(NamedTuple):
         return tuple(self.symbol.arguments)
 
 
+#: what the engine derives when it refuses a run: a scripted action the game cannot perform, or a
+#: state the rules (or the engine) do not allow; a run with one fails unless the scenario expects it
+REFUSALS = ("violation", "script_failed")
+
+
 class Expectation(NamedTuple):
     """expect(Mode, Atom) or expect(Mode, Atom, Edition)."""
 
@@ -145,6 +150,18 @@ class Scenario(NamedTuple):
     def script(self) -> dict[int, Symbol]:
         """Scripted actions by number."""
         return {f.args[0].number: f.args[1] for f in self.facts if f.name == "script"}
+
+    def expected_refusals(self, edition: str | None) -> frozenset[str]:
+        """The violation/2 and script_failed/2 atoms (as text) the scenario expects, under the
+        edition in force: expect(all | some, ...) names them. Such a refusal of the engine is what
+        the scenario pins (a script the game cannot perform, a case the engine does not model), not
+        a failure of the run; any other is."""
+        named = [a for e in self.expectations if e.mode in ("all", "some")
+                 and (e.edition is None or e.edition == edition)
+                 for a in e.atoms if a.type == SymbolType.Function and len(a.arguments) == 2 and a.name in REFUSALS]
+        # every script_failed(N, R) is also violation(script(N, R), 0) (asp/checks/invariants.lp)
+        return frozenset([str(a) for a in named] + [f"violation(script({a.arguments[0]},{a.arguments[1]}),0)"
+                                                    for a in named if a.name == "script_failed"])
 
 
 # - syntax ----------------------------------------------------------------------------------

@@ -128,7 +128,9 @@ def shown_signatures(show_file: Path | None = None) -> frozenset[tuple[str, int]
 _LANGUAGE = {("card_predicate", 1), ("card_term", 2), ("card_subrole", 2)}
 
 
-def _read_vocabulary(main: Path) -> Vocabulary:
+def read_vocabulary(main: Path) -> Vocabulary:
+    """The vocabulary of the encodings main.lp includes, read from their text (uncached: see
+    vocabulary() for the packaged encodings)."""
     cards: set[str] = set()
     zones: set[str] = set()
     editions: set[str] = set()
@@ -253,7 +255,7 @@ def _vocabulary(main: Path) -> Vocabulary:
     cached, stamp = _cache_file(main), _stamp(main)
     vocab = _cached(cached, stamp) if cached is not None else None
     if vocab is None:
-        vocab = _read_vocabulary(main)
+        vocab = read_vocabulary(main)
         if cached is not None:
             _store(cached, stamp, vocab)
     return vocab

@@ -682,3 +682,16 @@ def test_haunt_chain_needs_each_link_to_begin_after_the_one_before() -> None:
     # then haunted: two links, but B was not exiled haunting C after A haunted it, so no chain.
     reversed_ = _haunt_chains("haunt_link(obj(b,1),obj(c,0),1,open). haunt_link(obj(a,2),obj(b,3),8,open).")
     assert reversed_ == {"haunt_chain(b,c,1)", "haunt_chain(a,b,1)"}
+
+
+def test_phasing_out_in_the_step_control_changes_is_refused() -> None:
+    # CR 702.26a: a permanent phased out directly phases in under the player it phased out under;
+    # whether that is its old or its new controller, when one resolution both changes its control
+    # and phases it out, depends on the order of the effects (608.2c, 702.26e), which one step does
+    # not have: the engine refuses with a violation rather than guess.
+    card = ("printed_type(test_steal_and_phase, instant). printed_ability(test_steal_and_phase, ab(test_sp, 1)).\n"
+            "spell_ability(ab(test_sp, 1)). target_spec(ab(test_sp, 1), 1, battlefield, type(creature)).\n"
+            "effect(ab(test_sp, 1), gain_control(target(1))). effect(ab(test_sp, 1), phase_out(target(1))).\n")
+    run = solve(prog(card + casts("alice", "sp", "test_steal_and_phase")
+                     + "card(bear, grizzly_bears, bob). init_zone(bear, battlefield).\n"), horizon=4)
+    cautious("violation(phasing_with_control_change(obj(bear,0)),2)")(run)

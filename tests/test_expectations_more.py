@@ -200,3 +200,29 @@ def test_check_both_editions_reports_each() -> None:
     # each edition-bound expectation is skipped under the other edition, checked under its own
     assert sum(line.startswith("SKIP") for line in lines) == 2
     assert lines[-1].startswith("1 scenario(s) under 2 editions (2006, current): ")
+
+
+# - refusals pinned ------------------------------------------------------------------------------
+REFUSAL = SCENARIOS / "refusal_601_2c_cast_without_a_legal_target.lp"
+
+
+def test_an_expected_script_failure_is_what_the_scenario_checks(tmp_path) -> None:
+    # CR 601.2c: Murder with no creature on the battlefield cannot be cast; the scenario pins it
+    result = invoke("check", REFUSAL)
+    assert result.exit_code == 0, result.output
+    assert "PASS" in result.output and not failed(result.output)
+
+
+def test_a_refusal_the_scenario_does_not_expect_still_fails(tmp_path) -> None:
+    # the same cast, expected to fail for another reason: the real failure is an input error again
+    wrong = variant(tmp_path, REFUSAL, drop=("expect(all, script_failed",),
+                    add="expect(all, script_failed(1, not_in_hand(m))).\n")
+    result = invoke("check", wrong)
+    assert result.exit_code == 2, result.output
+    assert "no legal choice for its target 1" in result.output
+    # and a violation the scenario does not name fails the check
+    other = variant(tmp_path, SCENARIOS / "refusal_707_10f_copy_of_a_permanent_spell_not_modelled.lp",
+                    drop=("expect(all, violation",), add="expect(all, violation(copy_cap(alice), 3)).\n", name="o.lp")
+    result = invoke("check", other)
+    assert result.exit_code == 1, result.output
+    assert any("no violation" in line and "copy_not_modelled" in line for line in failed(result.output))

@@ -94,6 +94,15 @@ CASES = {
                                   "script action 2, cast(alice,bear1), cannot be performed: bear1 is not in alice's hand"),
     "cast a card of another player": ("card(lions, savannah_lions, bob). init_zone(lions, hand).\n"
                                       "script(2, cast(alice, lions)).", ADDED + 1, "lions is not in alice's hand"),
+    # CR 115.3: two positions of one word "target" pinned to one object (a failure, not a removal)
+    "one word pinned twice, spell": ("card(sw, switcheroo, alice). init_zone(sw, hand). script(2, cast(alice, sw)). "
+                                     "script_target(2, 1, bear2). script_target(2, 2, bear2).", ADDED,
+                                     "its targets 1 and 2 are one word \"target\" and must be different objects"),
+    "one word pinned twice, trigger": ("card(exe, test_twin_executioner, alice). init_zone(exe, hand). "
+                                       "script(2, cast(alice, exe)). "
+                                       "trigger_target(exe, ab(test_twin_executioner, 1), 1, bear2). "
+                                       "trigger_target(exe, ab(test_twin_executioner, 1), 2, bear2).", ADDED,
+                                       "they cannot both be pinned to bear2"),
     "step past the end": ("expect(all, step_kind(40, idle)).", ADDED,
                           "names step 40, but this run ends at step 6"),
 }

@@ -31,7 +31,7 @@ def _fresh(main: Path) -> voc.Vocabulary:
 
 
 def test_cached_vocabulary_is_the_one_read_from_the_encodings(encodings: Path) -> None:
-    read = voc._read_vocabulary(encodings)
+    read = voc.read_vocabulary(encodings)
     assert _fresh(encodings) == read  # first run: read, then stored
     assert list((encodings.parent.parent / "cache" / "lookback").glob("vocabulary-*.marshal"))
     assert _fresh(encodings) == read  # later runs: from the cache file
@@ -79,10 +79,10 @@ def test_a_cache_folder_that_cannot_be_written_is_not_an_error(encodings: Path,
     blocker = encodings.parent.parent / "not_a_folder"
     blocker.write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
-    assert _fresh(encodings) == voc._read_vocabulary(encodings)
+    assert _fresh(encodings) == voc.read_vocabulary(encodings)
 
 
 def test_the_packaged_vocabulary_matches_a_fresh_reading() -> None:
     voc._vocabulary.cache_clear()
-    assert voc.vocabulary() == voc._read_vocabulary(resources.main_encoding())
+    assert voc.vocabulary() == voc.read_vocabulary(resources.main_encoding())
     assert os.path.isabs(voc.cache_dir())
