@@ -37,6 +37,7 @@ from clingo import Symbol, SymbolType
 
 from . import resources
 from .engine import solve
+from .enumeration import lines_of_play
 from .errors import LookbackError
 from .expect import FAIL, evaluate
 from .run_errors import run_error
@@ -243,9 +244,10 @@ def exercise(path: Path, edition: str, timeout: float = RUN_TIMEOUT) -> Exercise
     try:
         run = solve(load_scenario(path), edition=edition, timeout=timeout, brave=True)
         error = run_error(run)
+        lines = None if error else lines_of_play(run, timeout=timeout)
     except LookbackError as exc:
         return Exercise(name, edition, False, str(exc), frozenset())
-    failed = [v for v in evaluate(run) if v.status == FAIL]
+    failed = [v for v in evaluate(run, lines) if v.status == FAIL]
     why = str(error) if error else f"{len(failed)} expectation(s) failed, first: {failed[0].what}" if failed else ""
     return Exercise(name, edition, not why, why, frozenset() if why else exercised_by(citations(), run.brave))
 

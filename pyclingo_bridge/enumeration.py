@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 from clingo import Control, Model, Symbol
 
 from .engine import TIMEOUT, Run, _wait, solve_keeping_control
+from .expect import Lines
 from .run_errors import run_error
 from .scenario import Scenario
 
@@ -170,7 +172,7 @@ def _count(ctl: Control, outcome: tuple[Symbol, ...], limit: int, deadline: floa
 def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit: int = 0,
                        timeout: float | None = None, all_orders: bool = False, count: bool = True,
                        horizon: int | None = None, progress: Callable[[str], None] | None = None,
-                       options: tuple[str, ...] = ()) -> Enumeration:
+                       options: tuple[str, ...] = (), main: Path | None = None) -> Enumeration:
     """Every distinct outcome of the scenario (at most limit of them, and at most
     limit lines counted for each; 0: no limit), within timeout seconds.
 
@@ -184,7 +186,7 @@ def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit:
     options = options + (() if all_orders else ("-c", "identical_orders=one"))
     say("finding the distinct outcomes")
     run, ctl = solve_keeping_control(scenario, edition=edition, horizon=horizon, max_models=limit,
-                                     timeout=timeout, options=options, project=True)
+                                     timeout=timeout, options=options, project=True, main=main)
     if error := run_error(run):
         raise error
     cut_short = run.cut_short
@@ -206,4 +208,15 @@ def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit:
     return Enumeration(run, tuple(outcomes), run.exhausted, cut_short, all_orders, time.monotonic() - started,
                        _trigger_kinds(ctl))
 
+
+def lines_of_play(result: Run, *, timeout: float | None = None, options: tuple[str, ...] = (),
+                  main: Path | None = None) -> Lines | None:
+    """The lines of play of the run's scenario, as `lookback enumerate` counts them, if an
+    expectation in force asks for them (expect(lines, N)); None otherwise. main: the encodings
+    the run used, when they are not the packaged ones."""
+    if not any(e.mode == "lines" and (e.edition is None or e.edition == result.edition)
+               for e in result.scenario.expectations) or not result.models:
+        return None
+    e = enumerate_outcomes(result.scenario, edition=result.edition, timeout=timeout, options=options, main=main)
+    return Lines(e.lines, e.exact, e.cut_short)
 

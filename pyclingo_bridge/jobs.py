@@ -119,14 +119,10 @@ class Checked(NamedTuple):
 
 
 def count_lines(result: Run, edition: str | None, timeout: float | None, token_rounds: int | None) -> Lines | None:
-    """The lines of play of the run's scenario, as `lookback enumerate` counts them, if an
-    expectation in force asks for them (expect(lines, N)); None otherwise."""
-    if not any(e.mode == "lines" and (e.edition is None or e.edition == result.edition)
-               for e in result.scenario.expectations) or not result.models:
-        return None
-    from .enumeration import enumerate_outcomes
-    e = enumerate_outcomes(result.scenario, edition=edition, timeout=timeout, options=clingo_options(token_rounds))
-    return Lines(e.lines, e.exact, e.cut_short)
+    """The lines of play of the run's scenario if an expectation in force asks for them
+    (enumeration.lines_of_play)."""
+    from .enumeration import lines_of_play
+    return lines_of_play(result, timeout=timeout, options=clingo_options(token_rounds))
 
 
 def verdict_lines(result: Run, conflicts: bool, edition: str | None, timeout: float | None,

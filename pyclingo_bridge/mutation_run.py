@@ -46,6 +46,7 @@ from . import resources
 from .cards import refused_bundled_cards
 from .coverage import EDITIONS, matches, witnesses
 from .engine import TIMEOUT, solve, solve_keeping_control
+from .enumeration import lines_of_play
 from .errors import LookbackError
 from .expect import FAIL, evaluate
 from .mutation import Mutant, apply, rule_files, rules_of
@@ -146,12 +147,17 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _failure(scenario: Scenario, run) -> str | None:
-    """Why a run fails (None when it passes)."""
+def _failure(scenario: Scenario, run, timeout: float | None = None, main: Path | None = None) -> str | None:
+    """Why a run fails (None when it passes); the lines of play counted (with the encodings main)
+    when the scenario expects a number of them."""
     error = run_error(run)
     if error:
         return str(error)
-    failed = [v for v in evaluate(run) if v.status == FAIL]
+    try:
+        lines = lines_of_play(run, timeout=timeout, main=main)
+    except LookbackError as exc:
+        return str(exc)
+    failed = [v for v in evaluate(run, lines) if v.status == FAIL]
     return f"{failed[0].what}: {failed[0].evidence}" if failed else None
 
 
@@ -327,7 +333,7 @@ def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scen
             if run.cut_short == TIMEOUT:
                 timed_out = timed_out or f"{name}: over {limit:.0f} s"
                 continue
-            why = _failure(scenario, run)
+            why = _failure(scenario, run, limit, main)
             if why is not None:
                 return Result(mutant, KILLED, name, why, tried, _cpu() - start)
         status = TIMED_OUT if timed_out else SURVIVED
