@@ -32,7 +32,7 @@ ROLES: dict[tuple[str, int], tuple[str | None, ...]] = {
     ("resolved", 2): (None, "step"),
     ("fizzles", 2): (None, "step"),
     ("violation", 2): (None, "step"),
-    ("script_failed", 2): ("count", None),
+    ("script_failed", 2): (None, None),  # a script action N, or trigger_target(Src, Ab, K) for a pin
     ("rules_edition", 1): ("edition",),
     ("game_ends", 1): ("step",),
     ("haunt_link", 4): (None, None, "step", None),
