@@ -295,3 +295,35 @@ def test_recheck_partial_runs_only_the_survivors(tmp_path, monkeypatch, capsys) 
                         "--output", str(out)]) == 0
     assert ran == [chosen[1]]
     assert [r["status"] for r in load_results(out)["mutants"]] == ["killed", "killed", "not run"]
+
+
+#: mutants a whole run found alive, each with the scenario written from the rules to pin it
+#: (file, operator, detail of the mutant, scenario); a detail "HEAD: DETAIL" names the mutant of
+#: the statement that starts with HEAD where one change occurs in several statements
+PINNED_BY = [
+    ("core/actions.lp", "time_forward", "cast_failed: happens(cast(_,O'),T) -> happens(cast(_,O'),(T-1))",
+     "refusal_601_2c_cast_without_a_legal_target"),
+    ("core/damage_this_turn.lp", "time_forward", "happens(damage(O,N,_),T) -> happens(damage(O,N,_),(T-1))",
+     "filters_dealt_damage_this_turn_just_before_cleanup"),
+    ("core/filters.lp", "time_forward", "has_color(X,_,T) -> has_color(X,_,(T-1))",
+     "filters_105_2_colored_permanent_that_just_entered"),
+    ("core/modes.lp", "time_forward", "terminated(on_stack(I),T) -> terminated(on_stack(I),(T-1))",
+     "modes_700_2a_crux_of_fate_spell"),
+    ("core/spell_copies.lp", "time_forward", "copying(_,O,_,_,T) -> copying(_,O,_,_,(T-1))",
+     "refusal_707_10f_copy_of_a_permanent_spell_not_modelled"),
+    ("triggers/stack.lp", "time_forward", "placed(Tr,P,T) -> placed(Tr,P,(T-1))",
+     "stack_603_3b_interchangeable_triggers_one_line"),
+]
+
+
+@pytest.mark.slow  # each mutant against its scenario under both editions: a few seconds each
+@pytest.mark.parametrize("file, operator, detail, scenario", PINNED_BY, ids=[p[3] for p in PINNED_BY])
+def test_each_surviving_mutant_is_killed_by_the_scenario_written_for_it(file, operator, detail, scenario) -> None:
+    head, _, change = detail.rpartition(": ")
+    mutant = next(m for m in mut.all_mutants() if (m.file, m.operator, m.detail) == (file, operator, change)
+                  and m.original.startswith(head))
+    path = resources.scenarios_dir() / f"{scenario}.lp"
+    baselines = [run.baseline((path, edition)) for edition in ("current", "2006")]
+    assert all(b.passed for b in baselines)
+    result = run.check_mutant(mutant, baselines, {scenario: run.load_scenario(path)})
+    assert result.status == run.KILLED, result
