@@ -33,7 +33,7 @@ from typing import Callable, Iterable
 from clingo import Function, Number, Symbol, parse_term
 
 from . import resources
-from .engine import MAX_HORIZON, TIMEOUT
+from .engine import MAX_HORIZON, TIMEOUT, settled_horizon
 from .enumeration import _trigger_kinds
 from .errors import HorizonError, Location
 from .scenario import Scenario
@@ -76,8 +76,8 @@ class Ending:
     seen: frozenset[str] = frozenset()
 
 
-#: the predicates every Watch keeps, whatever the expectations: a line that broke an invariant or
-#: failed its script (checks/invariants.lp, procedure.lp) fails the check (expect.py)
+#: the atoms `check` watches whatever the expectations (Watch.prefixes): a line that broke an
+#: invariant or failed its script (checks/invariants.lp, procedure.lp) fails the check (expect.py)
 ALWAYS_WATCHED = ("violation(", "script_failed(")
 
 
@@ -90,14 +90,17 @@ class Watch:
     Ab (trigger_instance/6 of the step that triggered it, as checks/outcomes.lp counts them over
     the whole game; a step's grounding counts only its own). An expectation naming a step after
     the line's last one (the game is quiescent: idle steps) is read from the idle steps the step
-    program grounds from the line's last state up to `last_step`."""
+    program grounds from the line's last state, up to `last_step` or the horizon the unrolled
+    program would settle on (engine.settled_horizon; a step past it is refused: run_errors.py)."""
 
     atoms: frozenset[str] = frozenset()
     counted: frozenset[str] = frozenset()  # abilities of trigger_count/2 expectations
     last_step: int = 0  # the largest step an expectation names
+    prefixes: tuple[str, ...] = ()  # every atom that begins so is watched too (ALWAYS_WATCHED)
 
     def of(self, texts: Iterable[str]) -> frozenset[str]:
-        return frozenset(x for x in texts if x in self.atoms or x.startswith(ALWAYS_WATCHED))
+        """The watched atoms among texts (atoms as printed)."""
+        return frozenset(x for x in texts if x in self.atoms or x.startswith(self.prefixes))
 
     def start(self) -> tuple[tuple[str, int], ...]:
         return tuple((ab, 0) for ab in sorted(self.counted))
@@ -228,6 +231,9 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                 frontier[key] = root
     result.trigger_kinds = tuple(sorted(kinds))
     t, longest = 0, 0.0
+    # lines quiescent before a step an expectation names: their idle steps are ground once the
+    # horizon is known (below), as far as it or the expectations go
+    idle: dict[tuple, tuple[Node, int, tuple[Symbol, ...], tuple[str, ...]]] = {}
     while frontier:
         if t >= max_steps:
             raise HorizonError(Location(scenario.path), f"the game is still not quiescent after {t} steps "
@@ -255,20 +261,20 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                 own = _not_at_horizon(shown)
                 counts = watch.count(node.counts, own, t + 1)
                 if quiet:
-                    if watch.last_step > t + 1:  # the idle steps an expectation names
-                        own += _idle(program, state, t + 1, watch.last_step, node.world)
-                    seen = node.seen | watch.of(str(a) for a in own)
                     outcome = tuple(sorted({x[len("outcome("):-1] for x in texts if x.startswith("outcome(")}
                                            | {x[len("outcome("):-1] for x in history if x.startswith("outcome(")}))
                     last = tuple(a for a in shown if (a.name, len(a.arguments)) in AT_HORIZON)
-                    seen = watch.at_end(seen, counts, last, outcome)
-                    ending = result.endings.get((outcome, seen))
-                    if ending is None:
-                        leaf = Node(state, history, node.lines, node, own, node.world, seen, counts)
-                        result.endings[(outcome, seen)] = Ending(outcome, node.lines, leaf, last, seen)
-                    else:
-                        ending.lines += node.lines
+                    leaf = Node(state, history, node.lines, node, own, node.world,
+                                node.seen | watch.of(str(a) for a in own), counts)
                     result.depth = max(result.depth, t + 1)
+                    if watch.last_step > t + 1:  # an expectation names a step after the line's end
+                        key = (leaf.world, state, history, leaf.seen, counts, outcome)
+                        if key in idle:
+                            idle[key][0].lines += node.lines
+                        else:
+                            idle[key] = (leaf, t + 1, last, outcome)
+                    else:
+                        _end(result, watch, leaf, last, outcome)
                     continue
                 seen = node.seen | watch.of(str(a) for a in own)
                 key = (node.world, state, history, seen, counts)
@@ -280,7 +286,28 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
             longest = max(longest, time.monotonic() - began)
         frontier = following
         t += 1
+    horizon = settled_horizon(scenario, result.depth)
+    for leaf, end, last, outcome in idle.values():
+        if timeout is not None and time.monotonic() - started + longest >= timeout:
+            result.cut_short = TIMEOUT  # the lines left out are not counted: the result is incomplete
+            return result
+        upto = min(watch.last_step, horizon)
+        if upto > end:
+            steps = _idle(program, leaf.state, end, upto, leaf.world)
+            leaf.shown += steps
+            leaf.seen |= watch.of(str(a) for a in steps)
+        _end(result, watch, leaf, last, outcome)
     return result
+
+
+def _end(result: Exploration, watch: Watch, leaf: Node, last: tuple[Symbol, ...], outcome: tuple[str, ...]) -> None:
+    """A line of play over (quiescent after its step): its ending, by outcome and what it has shown."""
+    seen = watch.at_end(leaf.seen, leaf.counts, last, outcome)
+    ending = result.endings.get((outcome, seen))
+    if ending is None:
+        result.endings[(outcome, seen)] = Ending(outcome, leaf.lines, leaf, last, seen)
+    else:
+        ending.lines += leaf.lines
 
 
 def _idle(program: StepProgram, state: State, t: int, last: int, world: int) -> tuple[Symbol, ...]:

@@ -56,7 +56,7 @@ def watch_of(scenario: Scenario) -> Watch:
     atoms = [a for e in _in_force(scenario, None) for a in e.atoms]
     return Watch(frozenset(str(a) for a in atoms),
                  frozenset(str(a.arguments[0]) for a in atoms if a.match("trigger_count", 2)),
-                 max((s for s in map(step_of, atoms) if s is not None), default=0))
+                 max((s for s in map(step_of, atoms) if s is not None), default=0), ALWAYS_WATCHED)
 
 
 def refuse_whole_game(scenario: Scenario, edition: str | None) -> None:
@@ -93,7 +93,7 @@ def _atoms(x: Exploration, ending, watch: Watch) -> tuple[tuple[str, Symbol], ..
     them (the witness is one of its lines, so they agree), sorted by text."""
     atoms = {str(a): a for a in x.witness(ending)}
     for text in list(atoms):
-        if (text in watch.atoms or text.startswith(ALWAYS_WATCHED)) and text not in ending.seen:
+        if (text in watch.atoms or text.startswith(watch.prefixes)) and text not in ending.seen:
             del atoms[text]
     atoms.update({text: parse_term(text) for text in ending.seen if text not in atoms})
     return tuple(sorted(atoms.items()))

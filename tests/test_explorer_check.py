@@ -63,6 +63,11 @@ TWO_WATCHERS_EXPECTED = [
     ("expect(all, holds(life(alice, 21), 4))", "PASS"),  # both gain alice 1 life: whichever resolves first
     ("expect(some, holds(life(bob, 19), 4))", "PASS"),  # the Bastion's line
     ("expect(all, holds(life(bob, 19), 4))", "FAIL"),  # the artifact's line: bob still at 20
+    # the lines end at step 5; the unrolled program's horizon is 6 (engine.initial_horizon), an idle
+    # step the explorer grounds from the quiescent state for the expectations that name it
+    ("expect(all, step_kind(6, idle))", "PASS"),
+    ("expect(all, holds(life(alice, 22), 6))", "PASS"),
+    ("expect(some, holds(life(alice, 21), 6))", "FAIL"),
     ("expect(outcomes, 1)", "PASS"),
     ("expect(outcomes, 2)", "FAIL"),
     ("expect(lines, 2)", "PASS"),
@@ -107,6 +112,14 @@ def test_expectations_that_fail_fail_alike_under_both_drivers(tmp_path) -> None:
     steps = _statuses(path, None, "steps")
     failed = [line for line in steps.lines if line.startswith("FAIL")]
     assert "ending 1 of 2 lacks" in failed[0] or "ending 2 of 2 lacks" in failed[0], failed[0]
+
+
+def test_a_step_past_the_horizon_is_refused_alike(tmp_path) -> None:
+    path = _scenario(tmp_path, TWO_WATCHERS + "expect(all, holds(life(alice, 22), 7)).\n")
+    for driver in ("unrolled", "steps"):
+        checked = _statuses(path, None, driver)
+        assert checked.bad_input is not None and "names step 7, but this run ends at step 6" in checked.bad_input, \
+            (driver, checked)
 
 
 def test_lines_that_differ_on_an_expected_atom_are_not_merged(tmp_path) -> None:
