@@ -134,8 +134,8 @@ def summary(run: Run, lines: Lines | None = None) -> str:
     enumeration was complete."""
     horizon = run.horizon if run.horizon is not None else "none (stopped before the run ended)"
     if lines is not None:
-        state = "all counted" if lines.exact else f"cut short: {lines.cut_short}; at least"
-        return (f"lines of play: {lines.count} ({state}); distinct outcomes: {len(run.outcome_sets())}; "
+        count = f"{lines.count} (all counted)" if lines.exact else f"at least {lines.count} (cut short: {lines.cut_short})"
+        return (f"lines of play: {count}; distinct outcomes: {len(run.outcome_sets())}; "
                 f"horizon: {horizon} (driver: steps)")
     state = "all enumerated" if run.exhausted else f"cut short: {run.cut_short}"
     return (f"answer sets: {len(run.models)} ({state}); distinct outcomes: {len(run.outcome_sets())}; "
