@@ -181,9 +181,10 @@ def main() -> None:
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @_EDITION
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
-@click.option("--all", "show_all", is_flag=True, help="Show every answer set, not only the first.")
+@click.option("--all", "show_all", is_flag=True,
+              help="Show every answer set, not only the first (--driver steps: one witness line per distinct outcome).")
 @click.option("--max-models", type=click.IntRange(min=0), default=0, metavar="N",
-              help="Stop after N answer sets (0: all).")
+              help="Stop after N answer sets (0: all; not with --driver steps).")
 @_DRIVER
 @_TIMEOUT
 @_MAX_MEMORY

@@ -43,25 +43,22 @@ PER_LINE = ("all", "some", "none")
 UNIT = "ending"
 
 
-def _in_force(scenario: Scenario, edition: str | None):
-    """The scenario's expectations decided per line under the edition in force (None: every one)."""
-    return [e for e in scenario.expectations
-            if e.mode in PER_LINE and (edition is None or e.edition is None or e.edition == edition)]
-
-
 def watch_of(scenario: Scenario) -> Watch:
     """The expected atoms a node carries: every atom of an expect(all|some|none, ...) (the
     conjuncts of all_of(...)), the abilities of trigger_count/2 among them, and the last step any
-    of them names."""
-    atoms = [a for e in _in_force(scenario, None) for a in e.atoms]
+    of them names. Those of every edition: one not in force only keeps some lines apart."""
+    atoms = [a for e in scenario.expectations if e.mode in PER_LINE for a in e.atoms]
     return Watch(frozenset(str(a) for a in atoms),
                  frozenset(str(a.arguments[0]) for a in atoms if a.match("trigger_count", 2)),
                  max((s for s in map(step_of, atoms) if s is not None), default=0), ALWAYS_WATCHED)
 
 
 def refuse_whole_game(scenario: Scenario, edition: str | None) -> None:
-    """ScenarioError at the first expectation in force on an atom of the whole game (WHOLE_GAME)."""
-    for e in _in_force(scenario, edition):
+    """ScenarioError at the first expectation in force under `edition` on an atom of the whole game
+    (WHOLE_GAME); edition None (not known yet): the expectations that name no edition."""
+    for e in scenario.expectations:
+        if e.mode not in PER_LINE or e.edition not in (None, edition):
+            continue
         for a in e.atoms:
             if (a.name, len(a.arguments)) in WHOLE_GAME:
                 raise ScenarioError(e.location, f"{e}: {a.name}/{len(a.arguments)} describes the whole game, "
