@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from clingo import Symbol, SymbolType, parse_term
 
 from .decode import AnswerSet, Reason, Step, Trigger, plain
 from .engine import Run
-from .expect import Lines
 from .json_output import dumps
+
+if TYPE_CHECKING:  # expect.py imports dataclasses, which a run does without (decode.py's docstring)
+    from .expect import Lines
 
 _KINDS = {"sba": "state-based actions", "triggers": "triggered abilities put on the stack",
           "initial": "initial state", "idle": "idle (nothing left to do)"}
