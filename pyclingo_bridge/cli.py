@@ -21,7 +21,7 @@ import click
 from . import jobs, prescan, resources
 from .coverage import RUN_TIMEOUT, bundled_report
 from .errors import Location, LookbackError, ScenarioError
-from .expect import FAIL, SKIP
+from .expect import FAIL, SKIP, Lines
 from .guard import MIN_MEMORY, Stopped, default_max_memory, guarded, parse_size
 from .json_output import dumps, error_document
 from .provenance import DEFAULT_DEPTH
@@ -124,6 +124,9 @@ def _print(output: jobs.Output) -> None:
     sys.exit(EXIT_FAILED if output.failed else EXIT_CUT_SHORT if output.cut_short else EXIT_OK)
 
 
+_DRIVER = click.option("--driver", type=click.Choice(["unrolled", "steps"]), default="unrolled", show_default=True,
+                       help="unrolled: one grounding of the whole game; steps: one step ground at a time from each "
+                            "state, lines of play that reach the same state merged (docs/step-form.md).")
 _EDITION = click.option("--edition", default=None, metavar="2006|current",
                         help="Rules edition to apply (overrides the scenario's edition/1).")
 _CARD_HELP = "Read the card definitions of DIR (one NAME.lp a card; repeatable; also LOOKBACK_CARDS)."
@@ -178,26 +181,34 @@ def main() -> None:
 @click.argument("scenario", type=click.Path(dir_okay=False))
 @_EDITION
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
-@click.option("--all", "show_all", is_flag=True, help="Show every answer set, not only the first.")
+@click.option("--all", "show_all", is_flag=True,
+              help="Show every answer set, not only the first (--driver steps: one witness line per distinct outcome).")
 @click.option("--max-models", type=click.IntRange(min=0), default=0, metavar="N",
-              help="Stop after N answer sets (0: all).")
+              help="Stop after N answer sets (0: all; not with --driver steps).")
+@_DRIVER
 @_TIMEOUT
 @_MAX_MEMORY
 @_TOKEN_ROUNDS
 @_card_options
 @_interruptible
-def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
+def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_models: int, driver: str,
         timeout: float | None, max_memory: int | None, token_rounds: int | None, card_dirs: tuple[str, ...],
         override_cards: bool) -> None:
-    """Solve SCENARIO and print the timeline of its first answer set (all with --all)."""
+    """Solve SCENARIO and print the timeline of its first answer set (all with --all). With
+    --driver steps: one witness line of play (with --all, one per distinct outcome) and the counts
+    of lines of play and of distinct outcomes."""
     _check_edition(edition, as_json)
+    if driver == "steps" and max_models:
+        _bad_input("--max-models: not available with --driver steps (it counts every line through the merged "
+                   "states)", as_json)
     library = _library(card_dirs, override_cards)
     try:
         report = guarded(jobs.run_report, scenario, edition, as_json, show_all, max_models, timeout,
-                         token_rounds, library, timeout=timeout, max_memory=max_memory)
+                         token_rounds, library, driver, timeout=timeout, max_memory=max_memory)
     except Stopped as stopped:
         cut = jobs.cut_short_run(scenario, edition, stopped.reason)
-        report = jobs.RunReport((json_report if as_json else text_report)(cut, [], show_all), (), True)
+        lines = Lines(0, False, stopped.reason) if driver == "steps" else None
+        report = jobs.RunReport((json_report if as_json else text_report)(cut, [], show_all, lines), (), True)
     except LookbackError as error:
         _bad_input(error, as_json)
     _note_own_cards(report.notes)
@@ -242,9 +253,7 @@ class _Progress:
               help="Count every order of interchangeable triggers as its own line of play (K! for K of them).")
 @click.option("--witnesses/--no-witnesses", default=True, show_default=True,
               help="Print one witness line of play (its timeline) for each outcome.")
-@click.option("--driver", type=click.Choice(["unrolled", "steps"]), default="unrolled", show_default=True,
-              help="unrolled: one grounding of the whole game; steps: one step ground at a time from each "
-                   "state, lines of play that reach the same state merged (docs/step-form.md).")
+@_DRIVER
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show progress on stderr when the run takes more than a second.")
 @_card_options
@@ -293,12 +302,15 @@ def _includes(path: Path) -> list[Path]:
 @click.option("--conflicts", is_flag=True,
               help="Name the minimal conflict (CR rule groups and scenario facts) of a scenario without an "
                    "answer set and of each failing expect(all|some|none, ...) (a few solve calls per part).")
+@_DRIVER
 @_card_options
 def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, max_memory: int | None,
-          token_rounds: int | None, conflicts: bool, card_dirs: tuple[str, ...], override_cards: bool) -> None:
+          token_rounds: int | None, conflicts: bool, driver: str, card_dirs: tuple[str, ...],
+          override_cards: bool) -> None:
     """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones).
     In a folder, a file of card definitions only (a card file) is not a scenario and is skipped.
-    --edition both checks each scenario under every edition, and names the edition on each line."""
+    --edition both checks each scenario under every edition, and names the edition on each line.
+    --driver steps decides them over the explorer's merged lines of play (docs/step-form.md)."""
     editions: list[str | None] = sorted(vocabulary().editions) if edition == BOTH else [edition]
     if edition != BOTH:
         _check_edition(edition)
@@ -314,7 +326,7 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
     try:
         for path, ed in runs:
             checked = _check_one(str(path), ed, timeout, max_memory, conflicts, token_rounds, edition == BOTH,
-                                 library)
+                                 library, driver)
             done += 1
             _note_own_cards(checked.notes)
             if checked.bad_input is not None:
@@ -342,12 +354,12 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
 
 def _check_one(path: str, edition: str | None, timeout: float | None, max_memory: int | None,
                conflicts: bool, token_rounds: int | None, name_edition: bool,
-               library: CardLibrary) -> jobs.Checked:
+               library: CardLibrary, driver: str = "unrolled") -> jobs.Checked:
     """One scenario checked in the guard; a run the guard stopped fails every expectation that
     needs it ("cannot conclude"), read from the scenario validated again here."""
     try:
         return guarded(jobs.check_scenario, path, edition, timeout, conflicts, token_rounds, name_edition,
-                       library, timeout=timeout, max_memory=max_memory)
+                       library, driver, timeout=timeout, max_memory=max_memory)
     except Stopped as stopped:
         try:
             scenario = load_scenario(path, library=library)

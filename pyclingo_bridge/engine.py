@@ -51,6 +51,16 @@ def next_horizon(horizon: int) -> int:
     return horizon + (horizon + 1) // 2
 
 
+def settled_horizon(scenario: Scenario, last: int) -> int:
+    """The horizon this growth settles on when the longest line of play ends at step `last`:
+    the first one tried that is not before it (the explorer's runs have the unrolled program's
+    horizon, so that the same expectations name a step past it: run_errors.py)."""
+    horizon = initial_horizon(scenario)
+    while horizon < last:
+        horizon = next_horizon(horizon)
+    return horizon
+
+
 class Run(NamedTuple):
     """The answer sets of one scenario under one edition (shown atoms, sorted).
 

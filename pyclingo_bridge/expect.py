@@ -54,7 +54,7 @@ def _missing(atoms: tuple[str, ...], expected: tuple) -> str:
     return "; ".join((f"lacking {a}: " if len(expected) > 1 else "") + _near(atoms, str(a), a.name) for a in lacking)
 
 
-def _run_checks(run: Run, atom_sets: list[tuple[str, ...]]) -> list[Verdict]:
+def _run_checks(run: Run, atom_sets: list[tuple[str, ...]], unit: str) -> list[Verdict]:
     where = Location(run.scenario.path)
     if not atom_sets:
         reason = f"no answer set within the time limit ({run.cut_short})" if run.cut_short else \
@@ -68,7 +68,7 @@ def _run_checks(run: Run, atom_sets: list[tuple[str, ...]]) -> list[Verdict]:
         if bad:
             i, atom = bad[0]
             verdicts.append(Verdict(where, f"no {kind}", FAIL,
-                                    f"answer set {i} has {atom}" + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else "")))
+                                    f"{unit} {i} has {atom}" + (f" (and {len(bad) - 1} more)" if len(bad) > 1 else "")))
         else:
             verdicts.append(Verdict(where, f"no {kind}", PASS))
     return verdicts
@@ -93,11 +93,12 @@ def _lines_verdict(e, lines: Lines | None) -> Verdict:
     return Verdict(e.location, str(e), PASS if ok else FAIL, "" if ok else f"{lines.count} line(s) of play")
 
 
-def evaluate(run: Run, lines: Lines | None = None) -> list[Verdict]:
+def evaluate(run: Run, lines: Lines | None = None, unit: str = "answer set") -> list[Verdict]:
     """One verdict per expectation of the scenario, after the run's own sanity checks. lines:
-    the count of lines of play, for expect(lines, N)."""
+    the count of lines of play, for expect(lines, N); unit: what each of run.texts is, in the
+    evidence (an answer set; an ending of the explorer, step_driver.py)."""
     atom_sets = list(run.texts)
-    verdicts = _run_checks(run, atom_sets)
+    verdicts = _run_checks(run, atom_sets, unit)
     if not atom_sets:
         why = f"no answer set found before the run was cut short ({run.cut_short}); cannot conclude" \
             if run.cut_short else "no answer set"
@@ -110,7 +111,7 @@ def evaluate(run: Run, lines: Lines | None = None) -> list[Verdict]:
         if e.mode == "outcomes":
             distinct = run.outcome_sets()
             ok = len(distinct) == e.atom.number
-            evidence = "" if ok else f"{len(distinct)} distinct outcome(s) in {len(atom_sets)} answer set(s)"
+            evidence = "" if ok else f"{len(distinct)} distinct outcome(s) in {len(atom_sets)} {unit}(s)"
             status = PASS if ok and not incomplete else FAIL
             verdicts.append(Verdict(e.location, str(e), status, evidence or incomplete or ""))
             continue
@@ -129,9 +130,9 @@ def evaluate(run: Run, lines: Lines | None = None) -> list[Verdict]:
             ok, witness, verb = bool(having), lacking, "lacks"
         if not ok:
             i = witness[0]
-            evidence = f"answer set {i} of {len(atom_sets)} {verb} {atom}; " + _missing(atom_sets[i - 1], e.atoms)
+            evidence = f"{unit} {i} of {len(atom_sets)} {verb} {atom}; " + _missing(atom_sets[i - 1], e.atoms)
             if e.mode == "some":
-                evidence = f"none of {len(atom_sets)} answer set(s) has {atom}; answer set 1: " + \
+                evidence = f"none of {len(atom_sets)} {unit}(s) has {atom}; {unit} 1: " + \
                     _missing(atom_sets[0], e.atoms)
             verdicts.append(Verdict(e.location, str(e), FAIL, evidence))
         elif incomplete and e.mode != "some":

@@ -7,8 +7,8 @@ the whole game (an optional scripted action) are the worlds of step_program.py; 
 its world, and lines of different worlds are never merged. Lines of play that reach the same node
 are merged: a node is the state with the part of the line's history that the outcome and the
 expectations read (the triggers that fired, a script that failed, an invariant broken, the atoms
-an expectation names); commuting orders that end in the same node are one node from there on, and
-the node counts the lines of play through it without listing them. A line ends when the game is
+an expectation names: Watch); commuting orders that end in the same node are one node from there
+on, and the node counts the lines of play through it without listing them. A line ends when the game is
 quiescent after its step (procedure.lp: quiescent/1); a node no step leads on from is a dead end
 (the unrolled program has no answer set through it either).
 
@@ -17,6 +17,11 @@ projects them), the number of lines of play leading to each, and one witness lin
 steps' shown atoms, in the form of an answer set of the unrolled program up to the line's last
 step). The unrolled program (engine.py) stays the reference: tests/test_explorer.py requires both
 to agree on every bundled scenario under both editions.
+
+For `check` (step_driver.py) a node also carries which of the scenario's expected atoms its line
+has shown so far (Watch), so that lines are merged only when no expectation can tell them apart,
+and an ending is a distinct outcome with the expected atoms its lines showed: each expectation is
+then decided exactly over the endings, never by holding every line.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from typing import Callable, Iterable
 from clingo import Function, Number, Symbol, parse_term
 
 from . import resources
-from .engine import MAX_HORIZON, TIMEOUT
+from .engine import MAX_HORIZON, TIMEOUT, settled_horizon
 from .enumeration import _trigger_kinds
 from .errors import HorizonError, Location
 from .scenario import Scenario
@@ -55,23 +60,78 @@ class Node:
     parent: "Node | None" = None
     shown: tuple[Symbol, ...] = ()
     world: int = 0  # the static program's answer set the line is in (step_program.py)
+    seen: frozenset[str] = frozenset()  # the watched atoms the line has shown so far (Watch)
+    counts: tuple[tuple[str, int], ...] = ()  # triggers so far of each ability Watch counts
 
 
 @dataclass
 class Ending:
-    """A distinct outcome (outcome/1 arguments, sorted), how many lines of play end in it, one witness."""
+    """A distinct outcome (outcome/1 arguments, sorted) with the watched atoms its lines showed
+    (Watch.at_end; none without a Watch), how many lines of play end in it, one witness."""
 
     outcome: tuple[str, ...]
     lines: int
     witness: Node
     last: tuple[Symbol, ...]  # the shown atoms of the witness's last step, those at its horizon included
+    seen: frozenset[str] = frozenset()
+
+
+#: the atoms `check` watches whatever the expectations (Watch.prefixes): a line that broke an
+#: invariant or failed its script (checks/invariants.lp, procedure.lp) fails the check (expect.py)
+ALWAYS_WATCHED = ("violation(", "script_failed(")
+
+
+@dataclass(frozen=True)
+class Watch:
+    """What a node carries besides the state for `check`: which expected atoms (the conjuncts of
+    all_of included, as printed) its line has shown so far. An atom of a step is seen in the step
+    that shows it; an atom at the horizon (AT_HORIZON: final_zone/2, ...) in the line's last step;
+    outcome/1 as the ending's outcome; trigger_count(Ab, N) as the count of the line's triggers of
+    Ab (trigger_instance/6 of the step that triggered it, as checks/outcomes.lp counts them over
+    the whole game; a step's grounding counts only its own). An expectation naming a step after
+    the line's last one (the game is quiescent: idle steps) is read from the idle steps the step
+    program grounds from the line's last state, up to `last_step` or the horizon the unrolled
+    program would settle on (engine.settled_horizon; a step past it is refused: run_errors.py)."""
+
+    atoms: frozenset[str] = frozenset()
+    counted: frozenset[str] = frozenset()  # abilities of trigger_count/2 expectations
+    last_step: int = 0  # the largest step an expectation names
+    prefixes: tuple[str, ...] = ()  # every atom that begins so is watched too (ALWAYS_WATCHED)
+
+    def of(self, texts: Iterable[str]) -> frozenset[str]:
+        """The watched atoms among texts (atoms as printed)."""
+        return frozenset(x for x in texts if x in self.atoms or x.startswith(self.prefixes))
+
+    def start(self) -> tuple[tuple[str, int], ...]:
+        return tuple((ab, 0) for ab in sorted(self.counted))
+
+    def count(self, counts: tuple[tuple[str, int], ...], own: Iterable[Symbol], step: int) -> tuple[tuple[str, int], ...]:
+        """counts with the triggers of `step` among `own` (the step's shown atoms) added."""
+        if not self.counted:
+            return counts
+        own = list(own)
+        now = {a.arguments[0] for a in own if a.match("triggered", 2) and a.arguments[1] == Number(step)}
+        new: dict[str, int] = {}
+        for a in own:
+            if a.match("trigger_instance", 6) and a.arguments[0] in now and str(a.arguments[1]) in self.counted:
+                new[str(a.arguments[1])] = new.get(str(a.arguments[1]), 0) + 1
+        return tuple((ab, n + new.get(ab, 0)) for ab, n in counts)
+
+    def at_end(self, seen: frozenset[str], counts: tuple[tuple[str, int], ...], last: Iterable[Symbol],
+               outcome: tuple[str, ...]) -> frozenset[str]:
+        """What an ending keys on: the atoms seen along the line, and those at its horizon."""
+        end = {str(a) for a in last if (a.name, len(a.arguments)) in AT_HORIZON
+               and not a.match("outcome", 1) and not a.match("trigger_count", 2)}
+        end |= {f"outcome({x})" for x in outcome}
+        end |= {str(Function("trigger_count", [parse_term(ab), Number(n)])) for ab, n in counts}
+        return seen | frozenset(x for x in end if x in self.atoms)
 
 
 @dataclass
 class Exploration:
     scenario: Scenario
     edition: str | None  # the edition in force (rules_edition/1)
-    endings: dict[tuple[str, ...], Ending] = field(default_factory=dict)
+    endings: dict[tuple, Ending] = field(default_factory=dict)  # by (outcome, seen): Ending
     step_models: int = 0  # answer sets of single steps solved
     groundings: int = 0  # steps ground (one per merged state)
     depth: int = 0  # the last step of the longest line
@@ -82,6 +142,11 @@ class Exploration:
     @property
     def lines(self) -> int:
         return sum(e.lines for e in self.endings.values())
+
+    @property
+    def outcomes(self) -> int:
+        """How many distinct outcomes (endings may share one: they differ in watched atoms)."""
+        return len({e.outcome for e in self.endings.values()})
 
     def witness(self, ending: Ending) -> tuple[Symbol, ...]:
         """The shown atoms of the witness line, as the unrolled program at horizon = its last step
@@ -133,8 +198,10 @@ def _not_at_horizon(shown: Iterable[Symbol]) -> tuple[Symbol, ...]:
 
 
 def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
-            max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None) -> Exploration:
-    """Every line of play of the scenario, one step at a time, merged by node (module docstring).
+            max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None,
+            watch: Watch = Watch()) -> Exploration:
+    """Every line of play of the scenario, one step at a time, merged by node (module docstring);
+    watch: the expected atoms a node carries (Watch; none: lines merged by state and history alone).
     The time limit is checked before each step is ground: a step that
     would end past it (as long as the longest so far) is not begun, and the result says it was cut
     short."""
@@ -154,14 +221,19 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
         for shown in first:
             state, _quiet, shown = _read(shown)
             result.edition = next((str(a.arguments[0]) for a in shown if a.match("rules_edition", 1)), edition)
-            root = Node(state, frozenset(), lines=1, shown=_not_at_horizon(shown), world=world)
-            key = (world, root.state, root.history)
+            own = _not_at_horizon(shown)
+            root = Node(state, frozenset(), lines=1, shown=own, world=world,
+                        seen=watch.of(str(a) for a in own), counts=watch.start())
+            key = (world, root.state, root.history, root.seen, root.counts)
             if key in frontier:
                 frontier[key].lines += 1
             else:
                 frontier[key] = root
     result.trigger_kinds = tuple(sorted(kinds))
     t, longest = 0, 0.0
+    # lines quiescent before a step an expectation names: their idle steps are ground once the
+    # horizon is known (below), as far as it or the expectations go
+    idle: dict[tuple, tuple[Node, int, tuple[Symbol, ...], tuple[str, ...]]] = {}
     while frontier:
         if t >= max_steps:
             raise HorizonError(Location(scenario.path), f"the game is still not quiescent after {t} steps "
@@ -187,29 +259,66 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                 texts = [str(a) for a in shown]
                 history = node.history | {x for x in texts if x.startswith(HISTORY_OUTCOMES)}
                 own = _not_at_horizon(shown)
+                counts = watch.count(node.counts, own, t + 1)
                 if quiet:
                     outcome = tuple(sorted({x[len("outcome("):-1] for x in texts if x.startswith("outcome(")}
                                            | {x[len("outcome("):-1] for x in history if x.startswith("outcome(")}))
-                    ending = result.endings.get(outcome)
-                    if ending is None:
-                        leaf = Node(state, history, node.lines, node, own, node.world)
-                        result.endings[outcome] = Ending(outcome, node.lines, leaf, tuple(
-                            a for a in shown if (a.name, len(a.arguments)) in AT_HORIZON))
-                    else:
-                        ending.lines += node.lines
+                    last = tuple(a for a in shown if (a.name, len(a.arguments)) in AT_HORIZON)
+                    leaf = Node(state, history, node.lines, node, own, node.world,
+                                node.seen | watch.of(str(a) for a in own), counts)
                     result.depth = max(result.depth, t + 1)
+                    if watch.last_step > t + 1:  # an expectation names a step after the line's end
+                        key = (leaf.world, state, history, leaf.seen, counts, outcome)
+                        if key in idle:
+                            idle[key][0].lines += node.lines
+                        else:
+                            idle[key] = (leaf, t + 1, last, outcome)
+                    else:
+                        _end(result, watch, leaf, last, outcome)
                     continue
-                key = (node.world, state, history)
+                seen = node.seen | watch.of(str(a) for a in own)
+                key = (node.world, state, history, seen, counts)
                 nxt = following.get(key)
                 if nxt is None:
-                    following[key] = Node(state, history, node.lines, node, own, node.world)
+                    following[key] = Node(state, history, node.lines, node, own, node.world, seen, counts)
                 else:
                     nxt.lines += node.lines
             longest = max(longest, time.monotonic() - began)
         frontier = following
         t += 1
+    horizon = settled_horizon(scenario, result.depth)
+    for leaf, end, last, outcome in idle.values():
+        if timeout is not None and time.monotonic() - started + longest >= timeout:
+            result.cut_short = TIMEOUT  # the lines left out are not counted: the result is incomplete
+            return result
+        upto = min(watch.last_step, horizon)
+        if upto > end:
+            steps = _idle(program, leaf.state, end, upto, leaf.world)
+            leaf.shown += steps
+            leaf.seen |= watch.of(str(a) for a in steps)
+        _end(result, watch, leaf, last, outcome)
     return result
 
+
+def _end(result: Exploration, watch: Watch, leaf: Node, last: tuple[Symbol, ...], outcome: tuple[str, ...]) -> None:
+    """A line of play over (quiescent after its step): its ending, by outcome and what it has shown."""
+    seen = watch.at_end(leaf.seen, leaf.counts, last, outcome)
+    ending = result.endings.get((outcome, seen))
+    if ending is None:
+        result.endings[(outcome, seen)] = Ending(outcome, leaf.lines, leaf, last, seen)
+    else:
+        ending.lines += leaf.lines
+
+
+def _idle(program: StepProgram, state: State, t: int, last: int, world: int) -> tuple[Symbol, ...]:
+    """The shown atoms of steps t+1..last from the state after step t of a line that is quiescent
+    then (the idle steps the unrolled program shows up to its horizon), as the step program
+    derives them: its one answer set, the horizon's atoms left out."""
+    ctl = program.control(t, state_facts(state, t), world=world, horizon=last)
+    ctl.ground([("base", [])])
+    found: list[list[Symbol]] = []
+    ctl.solve(on_model=lambda m: found.append(m.symbols(shown=True)))
+    return tuple(a for shown in found[:1] for a in _not_at_horizon(shown))
 
 
 def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float | None = None,

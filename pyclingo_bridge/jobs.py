@@ -62,6 +62,22 @@ def solve_file(path: str, *, timeout: float | None = None, token_rounds: int | N
     return result
 
 
+def explore_file(path: str, *, edition: str | None = None, timeout: float | None = None,
+                 token_rounds: int | None = None, library: CardLibrary | None = None, check: bool = False):
+    """solve_file on the explorer (`--driver steps`, step_driver.py): (the Run of its endings, its
+    count of lines of play); check: the endings keep the expected atoms apart."""
+    from .step_driver import by_steps
+
+    started = guard.run_started()
+    scenario = load_scenario(path, library=library)
+    result, lines, _ = by_steps(scenario, edition=edition, timeout=time_left(timeout, started),
+                                options=clingo_options(token_rounds), check=check, progress=guard.progress)
+    guard.searched()
+    if error := run_error(result):
+        raise error
+    return result, lines
+
+
 def decode_in_time(models: list, timeout: float | None) -> list:
     """The answer sets decoded for the report, in order, as many as the report's share of the time
     limit allows (guard.REPORT_SHARE, most of it: the rest is for printing them); at least the
@@ -92,14 +108,20 @@ class RunReport(NamedTuple):
 
 def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
                timeout: float | None, token_rounds: int | None = None,
-               library: CardLibrary | None = None) -> RunReport:
+               library: CardLibrary | None = None, driver: str = "unrolled") -> RunReport:
     """The whole output of `lookback run`: the timeline(s), and the minimal conflict of a scenario
-    without an answer set."""
-    result = solve_file(path, edition=edition, max_models=max_models, timeout=timeout, token_rounds=token_rounds,
-                        library=library)
+    without an answer set. driver steps: the explorer's witness lines, one per distinct outcome,
+    and its counts (step_driver.py)."""
+    lines = None
+    if driver == "steps":
+        result, lines = explore_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds,
+                                     library=library)
+    else:
+        result = solve_file(path, edition=edition, max_models=max_models, timeout=timeout,
+                            token_rounds=token_rounds, library=library)
     shown = result.models if show_all else result.models[:1]  # the report counts the rest undecoded
     models = decode_in_time(shown, timeout)
-    report = (json_report if as_json else text_report)(result, models, show_all)
+    report = (json_report if as_json else text_report)(result, models, show_all, lines)
     if not result.models and result.exhausted:
         from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json
         conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout)
@@ -126,12 +148,13 @@ def count_lines(result: Run, edition: str | None, timeout: float | None, token_r
 
 
 def verdict_lines(result: Run, conflicts: bool, edition: str | None, timeout: float | None,
-                  lines_of_play: Lines | None = None, name_edition: bool = False) -> Checked:
+                  lines_of_play: Lines | None = None, name_edition: bool = False, unit: str = "answer set") -> Checked:
     """The PASS/FAIL/SKIP lines of a run (with the minimal conflict of each FAIL if asked);
-    name_edition adds the edition in force to each (check --edition both)."""
+    name_edition adds the edition in force to each (check --edition both); unit: what each of
+    the run's atom sets is (expect.evaluate)."""
     lines, statuses = [], []
     under = f" [edition {result.edition}]" if name_edition else ""
-    for v in evaluate(result, lines_of_play):
+    for v in evaluate(result, lines_of_play, unit):
         statuses.append(v.status)
         evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
         lines.append(f"{v.status} {v.location}: {v.what}{under}{evidence}")
@@ -142,17 +165,24 @@ def verdict_lines(result: Run, conflicts: bool, edition: str | None, timeout: fl
 
 def check_scenario(path: str, edition: str | None, timeout: float | None, conflicts: bool,
                    token_rounds: int | None = None, name_edition: bool = False,
-                   library: CardLibrary | None = None) -> Checked:
-    """`lookback check` on one scenario file, with the card library (default: the bundled cards)."""
+                   library: CardLibrary | None = None, driver: str = "unrolled") -> Checked:
+    """`lookback check` on one scenario file, with the card library (default: the bundled cards);
+    driver steps: the expectations decided over the explorer's endings (step_driver.py)."""
     started = guard.run_started()
+    unit = "answer set"
     try:
-        result = solve_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds, library=library)
-        lines_of_play = count_lines(result, edition, time_left(timeout, started), token_rounds)
+        if driver == "steps":
+            from .step_driver import UNIT as unit
+            result, lines_of_play = explore_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds,
+                                                 library=library, check=True)
+        else:
+            result = solve_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds, library=library)
+            lines_of_play = count_lines(result, edition, time_left(timeout, started), token_rounds)
     except ScenarioError as error:
         return Checked(bad_input=f"ERROR {error}")
     except LookbackError as error:
         return Checked((f"FAIL {error}",), (FAIL,))
-    return verdict_lines(result, conflicts, edition, timeout, lines_of_play, name_edition)._replace(
+    return verdict_lines(result, conflicts, edition, timeout, lines_of_play, name_edition, unit)._replace(
         notes=own_card_notes(result.scenario, library))
 
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from clingo import Symbol, SymbolType, parse_term
 
 from .decode import AnswerSet, Reason, Step, Trigger, plain
 from .engine import Run
 from .json_output import dumps
+
+if TYPE_CHECKING:  # expect.py imports dataclasses, which a run does without (decode.py's docstring)
+    from .expect import Lines
 
 _KINDS = {"sba": "state-based actions", "triggers": "triggered abilities put on the stack",
           "initial": "initial state", "idle": "idle (nothing left to do)"}
@@ -90,9 +93,14 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
     return lines
 
 
-def timeline(model: AnswerSet, script: dict[int, Symbol]) -> list[str]:
-    """The readable timeline of one answer set, idle steps collapsed, then its final state."""
-    lines = [f"answer set {model.index} (rules edition {model.edition})"]
+#: what run's report calls each line it shows: an answer set of the unrolled program; with the
+#: explorer (`--driver steps`, step_driver.py), the witness line of one distinct outcome
+ANSWER_SET, WITNESS = "answer set", "witness line of outcome"
+
+
+def timeline(model: AnswerSet, script: dict[int, Symbol], title: str = ANSWER_SET) -> list[str]:
+    """The readable timeline of one answer set (or witness line), idle steps collapsed, then its final state."""
+    lines = [f"{title} {model.index} (rules edition {model.edition})"]
     steps = model.steps
     i = 0
     while i < len(steps):
@@ -123,38 +131,53 @@ def timeline(model: AnswerSet, script: dict[int, Symbol]) -> list[str]:
     return lines
 
 
-def summary(run: Run) -> str:
-    """Answer set and outcome counts, and whether the enumeration was complete."""
-    state = "all enumerated" if run.exhausted else f"cut short: {run.cut_short}"
+def summary(run: Run, lines: Lines | None = None) -> str:
+    """Answer set (or, with the explorer, lines of play) and outcome counts, and whether the
+    enumeration was complete."""
     horizon = run.horizon if run.horizon is not None else "none (stopped before the run ended)"
+    if lines is not None:
+        count = f"{lines.count} (all counted)" if lines.exact else f"at least {lines.count} (cut short: {lines.cut_short})"
+        return (f"lines of play: {count}; distinct outcomes: {len(run.outcome_sets())}; "
+                f"horizon: {horizon} (driver: steps)")
+    state = "all enumerated" if run.exhausted else f"cut short: {run.cut_short}"
     return (f"answer sets: {len(run.models)} ({state}); distinct outcomes: {len(run.outcome_sets())}; "
             f"horizon: {horizon}")
 
 
-def text_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
+def text_report(run: Run, models: list[AnswerSet], show_all: bool, lines: Lines | None = None) -> str:
     """The whole `lookback run` text output. models are the decoded answer sets to show (the
-    first of them only, unless show_all); the counts are of all the run's answer sets."""
-    lines = [f"scenario: {run.scenario.path}"]
+    first of them only, unless show_all); the counts are of all the run's answer sets. lines: the
+    explorer's count of lines of play (`--driver steps`): then each of models is the witness line
+    of one distinct outcome."""
+    noun = ANSWER_SET if lines is None else WITNESS
+    out = [f"scenario: {run.scenario.path}"]
     if not run.models:
-        lines.append("no answer set: the program is unsatisfiable" if run.exhausted
-                     else f"no answer set found ({run.cut_short})")
+        out.append(("no answer set: the program is unsatisfiable" if lines is None else
+                    "no line of play: the game has no legal line") if run.exhausted
+                   else f"no {'answer set' if lines is None else 'line of play'} found ({run.cut_short})")
     for model in models if show_all else models[:1]:
-        lines += timeline(model, run.scenario.script)
+        out += timeline(model, run.scenario.script, noun)
     if show_all and len(models) < len(run.models):
-        lines.append(f"answer sets {len(models) + 1}-{len(run.models)} not shown: their report would have "
-                     "passed the time limit (--timeout)")
-    lines.append(summary(run))
-    return "\n".join(lines)
+        plural = "answer sets" if lines is None else "witness lines of outcomes"
+        out.append(f"{plural} {len(models) + 1}-{len(run.models)} not shown: their report would have "
+                   "passed the time limit (--timeout)")
+    out.append(summary(run, lines))
+    return "\n".join(out)
 
 
-def json_report(run: Run, models: list[AnswerSet], show_all: bool) -> str:
-    """The same data as JSON, with sorted keys."""
+def json_report(run: Run, models: list[AnswerSet], show_all: bool, lines: Lines | None = None) -> str:
+    """The same data as JSON, with sorted keys. With the explorer (lines given): `driver` is
+    "steps", `lines_of_play` its count, `answer_sets` null (it holds no answer set of the whole
+    game) and `models` the witness lines (of one outcome each)."""
     payload = {
         "scenario": run.scenario.path, "edition": run.edition, "horizon": run.horizon,
-        "answer_sets": len(run.models), "distinct_outcomes": len(run.outcome_sets()),
-        "complete": run.exhausted, "cut_short": run.cut_short,
+        "answer_sets": len(run.models) if lines is None else None,
+        "distinct_outcomes": len(run.outcome_sets()),
+        "complete": run.exhausted, "cut_short": run.cut_short, "driver": "unrolled" if lines is None else "steps",
         "models": [plain(m) for m in (models if show_all else models[:1])],
     }
+    if lines is not None:
+        payload["lines_of_play"] = lines.count
     if show_all and len(models) < len(run.models):  # the rest would have passed the time limit
         payload["models_not_shown"] = len(run.models) - len(models)
     return dumps(payload)

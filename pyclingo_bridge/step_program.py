@@ -178,11 +178,11 @@ class StepProgram:
         ctl.solve(on_model=lambda m: found.append(sorted(m.symbols(atoms=True))))
         return sorted(found)
 
-    def control(self, t: int, extra: str = "", world: int = 0) -> Control:
-        """The step program for step t+1 (-c start=t -c horizon=t+1), the facts of a world and extra
-        (the state after t as facts) added, not yet ground; t = -1: the state after step 0 alone
-        (start=horizon=0), from the scenario's facts."""
-        start, horizon = (0, 0) if t < 0 else (t, t + 1)
+    def control(self, t: int, extra: str = "", world: int = 0, horizon: int | None = None) -> Control:
+        """The step program for step t+1 (-c start=t -c horizon=t+1; or steps t+1..horizon), the facts
+        of a world and extra (the state after t as facts) added, not yet ground; t = -1: the state
+        after step 0 alone (start=horizon=0), from the scenario's facts."""
+        start, horizon = (0, 0) if t < 0 else (t, t + 1 if horizon is None else horizon)
         ctl = Control(["--warn=none", "0", "-c", f"horizon={horizon}", "-c", f"start={start}", *self.options])
         with ast.ProgramBuilder(ctl) as builder:
             for stm in self.step_statements:

@@ -166,3 +166,16 @@ def sampled(values, every: int, ids=None, rest=pytest.mark.slow) -> list:
     return [pytest.param(*(v if isinstance(v, tuple) else (v,)), id=name,
                          marks=() if i % every == 0 else rest)
             for i, (v, name) in enumerate(zip(values, names))]
+
+
+def edition_tiers(paths, every_fast: int, every_slow: int) -> list:
+    """Every path under both editions, as pytest parameters (path, edition): every every_fast-th
+    path in the README's command, every every_slow-th in .ci/run (slow), the rest on demand
+    (nightly: python -m pytest -m nightly). For the sweeps of the explorer over the bundled
+    scenarios: it grounds each step on its own (about 0.1 s a step), so the whole sweep takes long."""
+    params = []
+    for i, path in enumerate(paths):
+        marks = () if i % every_fast == 0 else pytest.mark.slow if i % every_slow == 0 else pytest.mark.nightly
+        params += [pytest.param(path, edition, id=f"{path.stem}-{edition}", marks=marks)
+                   for edition in ("current", "2006")]
+    return params

@@ -17,6 +17,7 @@ import functools
 import json
 
 import pytest
+from asp_helpers import edition_tiers
 from click.testing import CliRunner
 from clingo import Number
 
@@ -50,25 +51,13 @@ def _until(witness, last: int, steps: dict) -> set[str]:
     return kept
 
 
-def _tiers(every_fast: int, every_slow: int) -> list:
-    """Every bundled scenario under both editions: every every_fast-th in the README's command,
-    every every_slow-th in .ci/run (slow), the rest on demand (nightly: python -m pytest -m nightly).
-    The explorer grounds each step on its own (about 0.1 s a step), so the whole sweep takes long."""
-    params = []
-    for i, path in enumerate(SCENARIOS):
-        marks = () if i % every_fast == 0 else pytest.mark.slow if i % every_slow == 0 else pytest.mark.nightly
-        params += [pytest.param(path, edition, id=f"{path.stem}-{edition}", marks=marks)
-                   for edition in ("current", "2006")]
-    return params
-
-
-@pytest.mark.parametrize("path, edition", _tiers(80, 32))
+@pytest.mark.parametrize("path, edition", edition_tiers(SCENARIOS, 80, 32))
 @pytest.mark.parametrize("all_orders", [False], ids=["orders_once"])
 def test_both_drivers_agree_on_every_bundled_scenario(path, edition, all_orders) -> None:
     _agree(path, edition, all_orders)
 
 
-@pytest.mark.parametrize("path, edition", _tiers(len(SCENARIOS), 60))
+@pytest.mark.parametrize("path, edition", edition_tiers(SCENARIOS, len(SCENARIOS), 60))
 def test_both_drivers_count_every_order_alike(path, edition) -> None:
     # --all-orders: every order of simultaneous triggers is a line (the answer sets of `run`)
     _agree(path, edition, True)
