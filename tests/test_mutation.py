@@ -313,6 +313,19 @@ PINNED_BY = [
      "refusal_707_10f_copy_of_a_permanent_spell_not_modelled"),
     ("triggers/stack.lp", "time_forward", "placed(Tr,P,T) -> placed(Tr,P,(T-1))",
      "stack_603_3b_interchangeable_triggers_one_line"),
+    ("core/damage_this_turn.lp", "delete_literal", "delete body literal not left(O,T)",
+     "damage_400_7_dealt_damage_and_destroyed_in_one_resolution"),
+    ("core/damage_this_turn.lp", "negate_literal",
+     "holds(dealt_damage_this_turn(O),(T-1)) -> not holds(dealt_damage_this_turn(O),(T-1))",
+     "haunt_orzhov_euthanist_payoff"),
+    ("core/game_end.lp", "delete_literal", "delete body literal not game_over((T-1))",
+     "game_104_2a_ends_when_the_last_opponent_loses"),
+    ("core/leaving_game.lp", "negate_literal", "latest_remaining(O,TS,T) -> not latest_remaining(O,TS,T)",
+     "leaving_800_4a_control_reverts_to_the_latest_remaining_effect"),
+    ("core/leaving_game.lp", "delete_literal", "terminated(control_effect: delete body literal leaving(P,T)",
+     "leaving_800_4a_control_reverts_to_the_latest_remaining_effect"),
+    ("core/planechase.lp", "delete_literal", "delete body literal has_type(From,plane,(T-1))",
+     "planechase_701_31b_only_the_plane_leaves_the_command_zone"),
 ]
 
 
