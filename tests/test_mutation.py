@@ -326,6 +326,9 @@ PINNED_BY = [
      "leaving_800_4a_control_reverts_to_the_latest_remaining_effect"),
     ("core/planechase.lp", "delete_literal", "delete body literal has_type(From,plane,(T-1))",
      "planechase_701_31b_only_the_plane_leaves_the_command_zone"),
+    ("core/sacrifice.lp", "delete_rule", "sacrificed_by: delete sacrificed_by(I,O,T) :- sacrificed_all(I,_,O,T).",
+     "lki_608_2h_toughness_of_a_creature_sacrificed_by_a_sacrifice_all"),
+    ("core/procedure.lp", "negate_literal", "game_over((T-1)) -> not game_over((T-1))", "seed_603_10a_wipe"),
 ]
 
 
