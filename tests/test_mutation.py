@@ -346,6 +346,9 @@ PINNED_BY = [
     ('core/target_words.lp', 'delete_rule', 'lacks_target(I,L,T)',
      'delete lacks_target(I,L,T) :- choosing_targets(I,Ab,_,T); word_size(Ab,L,N); N > #count { X: option(I,K,X,T), word_lead(Ab,K,L) }.',
      'targets_115_3_three_targets_two_creatures_removed'),
+    ('editions/2006.lp', 'delete_rule', '',
+     'delete normal_rule(2006,"410.10d").',
+     'lookback_603_10b_phasing_teferis_imp'),
 ]
 
 
