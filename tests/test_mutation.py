@@ -349,6 +349,9 @@ PINNED_BY = [
     ('editions/2006.lp', 'delete_rule', '',
      'delete normal_rule(2006,"410.10d").',
      'lookback_603_10b_phasing_teferis_imp'),
+    ('editions/select.lp', 'delete_literal', 'looks_forward_rule(Kind,R) :- rules_edition(E)',
+     'delete body literal rules_edition(E)',
+     'cards_603_6a_mulldrifter_draws_two'),
 ]
 
 
