@@ -352,6 +352,19 @@ PINNED_BY = [
     ('editions/select.lp', 'delete_literal', 'looks_forward_rule(Kind,R) :- rules_edition(E)',
      'delete body literal rules_edition(E)',
      'cards_603_6a_mulldrifter_draws_two'),
+    ('triggers/resolution.lp', 'delete_literal', 'target_now', 'delete body literal resolving(I,T)',
+     'targets_fizzle_608_2b'),
+    ('core/procedure.lp', 'delete_rule', 'step_kind(T,idle) :- step(T); T > start; game_over',
+     'delete step_kind(T,idle) :- step(T); T > start; game_over((T-1)).',
+     'game_104_2a_ends_when_the_last_opponent_loses'),
+    ('editions/current.lp', 'delete_rule', '',
+     'delete looks_forward_in(current,put_into_graveyard,"603.6c").',
+     'cards_603_6c_vulturous_zombie_from_anywhere'),
+    ('editions/current.lp', 'delete_rule', '',
+     'delete looks_forward_in(current,put_into_graveyard_not_from_battlefield,"603.6c").',
+     'lookforward_603_6c_konrad_sees_a_creature_card_discarded'),
+    ('core/procedure.lp', 'delete_literal', 'declines', 'delete body literal not takes(N)',
+     'choices_may_and_optional_response'),
 ]
 
 
