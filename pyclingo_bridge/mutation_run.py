@@ -26,6 +26,7 @@ before), on a private copy of asp/ with the mutated file, grounded in-process.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import multiprocessing
@@ -345,6 +346,10 @@ def _child(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scenario],
     try:
         result = check_mutant(mutant, runs, scenarios, kills)
     except MemoryError:
+        result = Result(mutant, TIMED_OUT, why="out of memory")
+    except OSError as exc:  # at the address-space limit the file system calls fail too
+        if exc.errno != errno.ENOMEM:
+            raise
         result = Result(mutant, TIMED_OUT, why="out of memory")
     conn.send(result)
     conn.close()
