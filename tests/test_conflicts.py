@@ -22,9 +22,9 @@ TWO_CONTRADICTIONS = DATA / "two_contradictions.lp"
 
 
 def rule_at(relpath: str, rule: str) -> str:
-    """Where the rule group tagged `%@rule RULE` in an encoding file begins: its
+    """Where the first rule group tagged `%@rule RULE` in an encoding file begins: its
     first statement (the coverage report's reading of the tags)."""
-    (block,) = [stmts for _, r, stmts in tagged_blocks(resources.asp_dir() / relpath) if r == rule]
+    block = next(stmts for _, r, stmts in tagged_blocks(resources.asp_dir() / relpath) if r == rule)
     return f"asp/{relpath}:{block[0].location.begin.line}"
 
 
