@@ -38,6 +38,7 @@ def failed(output: str) -> list[str]:
 
 # - token_rounds ---------------------------------------------------------------------------------
 
+@pytest.mark.slow  # three checks of a two-round haunt scenario (about 5 s); the override stays fast
 def test_one_round_of_tokens_reports_the_fourth_bat(tmp_path) -> None:
     """Belfry Spirit's one ability resolves twice (enters, then its haunted creature dies: 702.55c),
     two Bats each time: four tokens, more than one round counts (tokens.lp)."""

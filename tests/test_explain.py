@@ -40,6 +40,7 @@ def why_not_self():
     return explain(SEED, SELF_TRIGGER)
 
 
+@pytest.mark.slow  # explain grounds the provenance program (about 15 s of CPU)
 def test_lookback_trigger_is_explained_by_the_dies_event_the_state_before_and_603_10a(why_bear) -> None:
     # CR 603.10a: "leaves-the-battlefield abilities" look back in time: the artifact, destroyed in
     # the same event, still had its ability and was on the battlefield just before (step 1), and

@@ -113,6 +113,7 @@ def test_expectations_that_fail_fail_alike_under_both_drivers(tmp_path) -> None:
     assert "ending 1 of 2 lacks" in failed[0] or "ending 2 of 2 lacks" in failed[0], failed[0]
 
 
+@pytest.mark.slow  # the explorer on the command line: a few seconds
 def test_a_step_past_the_horizon_is_refused_alike(tmp_path) -> None:
     path = _scenario(tmp_path, TWO_WATCHERS + "expect(all, holds(life(alice, 22), 7)).\n")
     for driver in ("unrolled", "steps"):
@@ -157,6 +158,7 @@ def test_run_by_steps_shows_one_witness_and_the_counts(tmp_path) -> None:
     assert data["models"][0]["final_life"] == [["alice", 22], ["bob", 19]]
 
 
+@pytest.mark.slow  # the explorer on the command line: a few seconds
 def test_run_by_steps_all_shows_one_witness_per_distinct_outcome() -> None:
     # bob casts Counterspell or passes (CR 117.3d): two lines of play, two outcomes
     result = CliRunner().invoke(main, ["run", CHOICES, "--driver", "steps", "--all"])

@@ -144,7 +144,8 @@ def test_horizon_grows_until_quiescent_for_a_long_game(tmp_path) -> None:
 
 # - deterministic output ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("options", [["--all"], ["--all", "--json"], ["--all", "--edition", "2006"]])
+@pytest.mark.parametrize("options", [["--all"], pytest.param(["--all", "--json"], marks=pytest.mark.slow),
+                                     pytest.param(["--all", "--edition", "2006"], marks=pytest.mark.slow)])
 def test_output_is_byte_identical_across_processes(options) -> None:
     """Same input, same bytes: in separate processes with different hash seeds."""
     outputs = set()
