@@ -533,9 +533,16 @@ BUNDLED = sorted(SCENARIOS.glob("*.lp"))
 NOT_TIGHT: dict[str, str] = {}
 
 
-# a sixth of the runs in the README's test command, all of them in .ci/run (-m slow)
-@pytest.mark.parametrize("path, edition", sampled([(p, e) for p in BUNDLED for e in ("current", "2006")], 6,
-                                                  ids=lambda pe: f"{pe[1]}-{pe[0].stem}"))
+def _silent_tiers() -> list:
+    """Every bundled scenario under both editions: a sixth of the runs in the README's test command,
+    another sixth in .ci/run (-m slow), all of them on demand (-m nightly)."""
+    runs = [(p, e) for p in BUNDLED for e in ("current", "2006")]
+    return [pytest.param(p, e, id=f"{e}-{p.stem}",
+                         marks=() if i % 6 == 0 else pytest.mark.slow if i % 6 == 3 else pytest.mark.nightly)
+            for i, (p, e) in enumerate(runs)]
+
+
+@pytest.mark.parametrize("path, edition", _silent_tiers())
 def test_bundled_scenario_grounds_silently_and_tight(path, edition) -> None:
     """The project's encodings with a bundled scenario log nothing under --warn=all."""
     run = solve(files=(path,), horizon=12, edition=edition, limit=1)

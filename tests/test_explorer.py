@@ -52,13 +52,13 @@ def _until(witness, last: int, steps: dict) -> set[str]:
     return kept
 
 
-@pytest.mark.parametrize("path, edition", edition_tiers(SCENARIOS, len(SCENARIOS), 32))
+@pytest.mark.parametrize("path, edition", edition_tiers(SCENARIOS, len(SCENARIOS), 64))
 @pytest.mark.parametrize("all_orders", [False], ids=["orders_once"])
 def test_both_drivers_agree_on_every_bundled_scenario(path, edition, all_orders) -> None:
     _agree(path, edition, all_orders)
 
 
-@pytest.mark.parametrize("path, edition", edition_tiers(SCENARIOS, len(SCENARIOS), 60))
+@pytest.mark.parametrize("path, edition", edition_tiers(SCENARIOS, len(SCENARIOS), 120))
 def test_both_drivers_count_every_order_alike(path, edition) -> None:
     # --all-orders: every order of simultaneous triggers is a line (the answer sets of `run`)
     _agree(path, edition, True)

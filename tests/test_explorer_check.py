@@ -91,7 +91,7 @@ def _in_force_whole_game(path, edition: str) -> bool:
                if e.mode in ("all", "some", "none") and (e.edition is None or e.edition == edition) for a in e.atoms)
 
 
-@pytest.mark.parametrize("path, edition", edition_tiers(SCENARIOS, len(SCENARIOS), 32))
+@pytest.mark.parametrize("path, edition", edition_tiers(SCENARIOS, len(SCENARIOS), 64))
 def test_check_by_both_drivers_gives_the_same_verdicts(path, edition) -> None:
     unrolled = _statuses(str(path), edition, "unrolled")
     steps = _statuses(str(path), edition, "steps")

@@ -117,12 +117,12 @@ def spread(horizon: int, n: int = 4) -> list[int]:
     return [t for t in inner if 0 < t < horizon]
 
 
-# every 50th scenario in the README's test command at three cuts, one in 32 more in .ci/run; one
-# in 32 of them under both editions, at four cuts or more over the horizon, in .ci/run (-m slow), every one on demand
+# every 50th scenario in the README's test command at three cuts, one in 64 more in .ci/run; one
+# in 64 of them under both editions, at four cuts or more over the horizon, in .ci/run (-m slow), every one on demand
 # (-m nightly: about 17 minutes of CPU). The explorer's agreement tests (test_explorer.py) resume
 # the game from every state of every line of the scenarios they run.
 def _tiered(i: int, path: Path):
-    return pytest.param(path, id=path.name, marks=() if i % 50 == 0 else pytest.mark.slow if i % 32 == 1
+    return pytest.param(path, id=path.name, marks=() if i % 50 == 0 else pytest.mark.slow if i % 64 == 1
                         else pytest.mark.nightly)
 
 
@@ -133,7 +133,7 @@ def test_the_state_determines_the_future(path: Path) -> None:
 
 
 @pytest.mark.parametrize("edition", ["current", "2006"])
-@pytest.mark.parametrize("path", sampled(SCENARIOS, 32, ids=lambda p: p.name, rest=pytest.mark.nightly))
+@pytest.mark.parametrize("path", sampled(SCENARIOS, 64, ids=lambda p: p.name, rest=pytest.mark.nightly))
 @pytest.mark.slow
 def test_the_state_determines_the_future_over_the_game(path: Path, edition: str) -> None:
     from pyclingo_bridge import engine
