@@ -140,13 +140,6 @@ class Checked(NamedTuple):
     notes: tuple[str, ...] = ()
 
 
-def count_lines(result: Run, edition: str | None, timeout: float | None, token_rounds: int | None) -> Lines | None:
-    """The lines of play of the run's scenario if an expectation in force asks for them
-    (enumeration.lines_of_play)."""
-    from .enumeration import lines_of_play
-    return lines_of_play(result, timeout=timeout, options=clingo_options(token_rounds))
-
-
 def verdict_lines(result: Run, conflicts: bool, edition: str | None, timeout: float | None,
                   lines_of_play: Lines | None = None, name_edition: bool = False, unit: str = "answer set") -> Checked:
     """The PASS/FAIL/SKIP lines of a run (with the minimal conflict of each FAIL if asked);
@@ -177,7 +170,8 @@ def check_scenario(path: str, edition: str | None, timeout: float | None, confli
                                                  library=library, check=True)
         else:
             result = solve_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds, library=library)
-            lines_of_play = count_lines(result, edition, time_left(timeout, started), token_rounds)
+            from .enumeration import lines_of_play as count
+            lines_of_play = count(result, timeout=time_left(timeout, started), options=clingo_options(token_rounds))
     except ScenarioError as error:
         return Checked(bad_input=f"ERROR {error}")
     except LookbackError as error:
