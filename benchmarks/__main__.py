@@ -397,6 +397,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2, help="fuzz runs at a time (default 2)")
     ap.add_argument("--fuzz-log", default=None, metavar="PATH", help="append each fuzz case's result to PATH (JSON lines) as it ends; the cases PATH "
                          "already holds are not run again (the same command resumes a stopped run)")
+    ap.add_argument("--explorer", action="store_true",
+                    help="the explorer's targets of issue 18 (benchmarks/explorer_targets.py); with --docs, only "
+                         "that section of docs/performance.md is rewritten (--timeout: seconds per case, default 60)")
     ap.add_argument("--fuzz-summary", default=None, metavar="PATH",
                     help="the figures of the cases a --fuzz-log holds (of a run stopped early), without running any")
     a = ap.parse_args(argv)
@@ -408,6 +411,17 @@ def main(argv: list[str] | None = None) -> int:
         timeout = a.timeout if "--timeout" in (argv if argv is not None else sys.argv[1:]) else 10.0
         docs = str(ROOT / "docs" / "reliability.md") if a.docs == str(ROOT / "docs" / "performance.md") else a.docs
         return fuzz_main(a.fuzz, timeout, a.max_memory, a.workers, docs, command, a.fuzz_log, a.fuzz_summary)
+
+    if a.explorer:
+        from . import explorer_targets
+        found = explorer_targets.measure(a.timeout, reps)
+        if a.json:
+            print(json.dumps(found, indent=2, default=str))
+        else:
+            print(explorer_targets.markdown(found, command))
+        if a.docs:
+            explorer_targets.update_docs(Path(a.docs), found, command)
+        return 0
 
     if a.only == "bridge":
         bridge = bridge_overheads(reps)
@@ -479,7 +493,8 @@ def main(argv: list[str] | None = None) -> int:
                             ("targets", table(report["targets"], ("target", "status", "value")))):
             print(f"\n## {title}\n\n{body}")
     if a.docs:
-        Path(a.docs).write_text(markdown(report, command))
+        from .explorer_targets import keep_section
+        Path(a.docs).write_text(keep_section(Path(a.docs), markdown(report, command)))
     return 0
 
 

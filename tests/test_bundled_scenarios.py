@@ -21,8 +21,10 @@ def test_there_are_bundled_scenarios() -> None:
 
 
 # a third of the scenarios in the README's test command (its first command, `lookback check`,
-# checks them all), all of them in .ci/run (-m slow)
-@pytest.mark.parametrize("path", sampled(REPO_SCENARIOS, 3, ids=lambda p: p.name))
+# checks them all); .ci/run checks every one in its own edition from the runs the coverage report
+# solves anyway (test_coverage.py: test_every_bundled_scenario_passes_in_its_own_edition); the rest
+# through the command line on demand (-m nightly)
+@pytest.mark.parametrize("path", sampled(REPO_SCENARIOS, 3, ids=lambda p: p.name, rest=pytest.mark.nightly))
 def test_bundled_scenario_checks(path: Path) -> None:
     result = CliRunner().invoke(main, ["check", str(path)])
     assert result.exit_code == 0, result.output

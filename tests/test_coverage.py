@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from pyclingo_bridge import coverage as cov
 from pyclingo_bridge import resources
 from pyclingo_bridge.cli import main
+from pyclingo_bridge.scenario import load_scenario
 
 ROOT = Path(__file__).parents[1]
 REPORT = ROOT / "docs" / "coverage.md"
@@ -117,6 +118,17 @@ def test_every_cited_rule_is_exercised_by_a_passing_scenario(runs) -> None:
     missing = cov.not_exercised(cov.coverage(cov.citations(), runs))
     failing = [f"{r.scenario} ({r.edition}): {r.why}" for r in runs if not r.passed]
     assert not missing, f"cited rules no passing bundled scenario exercises: {missing}; failing runs: {failing}"
+
+
+@pytest.mark.slow  # solves every bundled scenario in both editions
+@pytest.mark.xdist_group("bundled_coverage")
+def test_every_bundled_scenario_passes_in_its_own_edition(runs) -> None:
+    # what `lookback check` decides for each bundled scenario (the edition it names, or the current
+    # rules), read from the runs of the report: solving all of them again would double the cost
+    own = {p.stem: load_scenario(p).edition or "current" for p in resources.bundled_scenarios()}
+    assert {(r.scenario, r.edition) for r in runs} >= set(own.items())
+    failing = [f"{r.scenario} ({r.edition}): {r.why}" for r in runs if r.edition == own[r.scenario] and not r.passed]
+    assert not failing, failing
 
 
 @pytest.mark.slow  # solves every bundled scenario in both editions

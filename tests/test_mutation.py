@@ -368,9 +368,12 @@ PINNED_BY = [
 ]
 
 
-@pytest.mark.slow  # each mutant against its scenario under both editions: a few seconds each
-@pytest.mark.parametrize("file, operator, head, detail, scenario", PINNED_BY,
-                         ids=[f"{p[0]}-{p[1]}-{p[4]}" for p in PINNED_BY])
+# each mutant against its scenario under both editions, a few seconds each: every other one in
+# .ci/run (-m slow), the rest on demand (-m nightly)
+@pytest.mark.parametrize("file, operator, head, detail, scenario",
+                         [pytest.param(*p, id=f"{p[0]}-{p[1]}-{p[4]}",
+                                       marks=pytest.mark.slow if i % 2 == 0 else pytest.mark.nightly)
+                          for i, p in enumerate(PINNED_BY)])
 def test_each_surviving_mutant_is_killed_by_the_scenario_written_for_it(file, operator, head, detail, scenario) -> None:
     mutant = next(m for m in mut.all_mutants() if (m.file, m.operator, m.detail) == (file, operator, detail)
                   and m.original.startswith(head))

@@ -1,0 +1,223 @@
+"""The explorer's targets (issue 18, item 7): each case run by the explorer in a fresh interpreter.
+
+    python -m benchmarks --explorer [--timeout S] [--docs [PATH]]
+
+A case is a scenario text; its child process loads it, explores every line of play
+(pyclingo_bridge/explorer.py, interchangeable triggers' orders once, as `lookback enumerate`
+counts them) and reports the CPU seconds of the whole child (time.process_time: loading the
+encodings, every step's grounding and solving), its peak memory (ru_maxrss), the distinct
+outcomes, the lines of play, the steps of the longest line and the merged states ground. A child
+past the time limit is killed and reported as timed out. Each row names the target of the issue
+it measures and whether this run meets it; the costs of one step ground at step 10 and at step
+1,000 from the same state are measured side by side in one process (the step form reads the step
+number only as a parameter: docs/step-form.md), repeated, median and spread.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .families import PLAYERS, haunt_chain, ktrig, wipe_facts
+from .measure import ROOT
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    text: str  # the scenario
+    target: str  # the issue's figure, as words
+    seconds: float | None  # CPU seconds the case must stay under (None: compared with another row)
+    lines: int | None = None  # the exact count of lines of play derived by hand, when the target asks for it
+
+
+def nine_triggers() -> str:
+    """Three different "whenever a creature dies" watchers of alice, her three creatures, one wipe
+    (CR 603.10a: the watchers die with them and look back): 9 triggers, one outcome (Dark Prophecy
+    draws her three library cards)."""
+    return (PLAYERS + "card(artifact, cr_example_artifact, alice). init_zone(artifact, battlefield).\n"
+            "card(bastion, bastion_of_remembrance, alice). init_zone(bastion, battlefield).\n"
+            "card(prophecy, dark_prophecy, alice). init_zone(prophecy, battlefield).\n"
+            + "".join(f"card(g{i}, grizzly_bears, alice). init_zone(g{i}, battlefield).\n" for i in range(3))
+            + "".join(f"card(l{i}, grizzly_bears, alice). init_zone(l{i}, library).\n" for i in range(3))
+            + "card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).\n")
+
+
+def realistic_wipe() -> str:
+    """20 creatures on two sides (alice's Blood Artist, Zulaport Cutthroat and Harvester of Souls
+    among her ten), one wipe."""
+    out = [PLAYERS]
+    for card in ("blood_artist", "zulaport_cutthroat", "harvester_of_souls"):
+        out.append(f"card({card}, {card}, alice). init_zone({card}, battlefield).\n")
+    out += [f"card(a{i}, grizzly_bears, alice). init_zone(a{i}, battlefield).\n" for i in range(7)]
+    out += [f"card(b{i}, grizzly_bears, bob). init_zone(b{i}, battlefield).\n" for i in range(10)]
+    out.append("card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).\n")
+    return "".join(out)
+
+
+TARGETS = (
+    Target("wipe 100 x 10", wipe_facts(100, 10), "1,000 triggers, every one resolved: under 2 s", 2.0),
+    Target("nine different triggers", nine_triggers(),
+           "every distinct outcome and the exact count of lines under 1 s", 1.0,
+           lines=10080),  # 9! / (3! 3!): the artifact's and the Bastion's three interchangeable (CR 603.3b)
+    Target("realistic wipe", realistic_wipe(), "Blood Artist, Zulaport Cutthroat, Harvester of Souls, "
+           "20 creatures: every distinct outcome with exact counts under 5 s", 5.0),
+    Target("haunt chain L=20", haunt_chain(20).facts, "under 2 s", 2.0),
+    Target("haunt chain L=100", haunt_chain(100).facts, "under 30 s", 30.0),
+    Target("K=6 identical triggers", ktrig(6).facts, "K=6 and K=24 within 2x of each other", None, lines=1),
+    Target("K=12 identical triggers", ktrig(12).facts, "under 1 s", 1.0, lines=1),
+    Target("K=24 identical triggers", ktrig(24).facts, "K=6 and K=24 within 2x of each other", None, lines=1),
+)
+
+#: the peak memory every case must stay under (MiB)
+PEAK_MIB = 500.0
+
+#: the one figure of the issue no card of the game can express yet
+NOT_EXPRESSIBLE = ("wipe 100 x 10 with an observed effect",
+                   "one watcher whose effect is observed (\"whenever you gain life, ...\"), one resolution a "
+                   "step: under 10 s",
+                   "not measured: the card language has no trigger on a life gain (asp/core/card_language.lp)")
+
+
+def _child(spec: dict) -> dict:
+    """In the child: explore the scenario; CPU seconds of the whole process, peak memory, counts."""
+    from pyclingo_bridge.explorer import explore
+    from pyclingo_bridge.scenario import load_scenario
+
+    x = explore(load_scenario(spec["path"]), None, options=("-c", "identical_orders=one"))
+    return {"cpu_s": time.process_time(), "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
+            "outcomes": x.outcomes, "lines": x.lines, "steps": x.depth, "states": x.groundings}
+
+
+def run_target(t: Target, timeout: float) -> dict:
+    """One case in a fresh interpreter, killed past `timeout` seconds (wall)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "case.lp"
+        path.write_text(t.text)
+        try:
+            out = subprocess.run([sys.executable, "-m", "benchmarks.explorer_targets"],
+                                 input=json.dumps({"path": str(path)}), capture_output=True, text=True,
+                                 timeout=timeout, env=env, check=True)
+        except subprocess.TimeoutExpired:
+            return {"case": t.name, "target": t.target, "timed_out": True, "met": False,
+                    "note": f"killed after {timeout:g} s (wall)"}
+        except subprocess.CalledProcessError as failed:
+            return {"case": t.name, "target": t.target, "met": False,
+                    "note": "failed: " + (failed.stderr.strip().splitlines() or ["?"])[-1]}
+    row = {"case": t.name, "target": t.target, **json.loads(out.stdout)}
+    notes = []
+    if t.lines is not None and row["lines"] != t.lines:
+        notes.append(f"expected {t.lines} lines")
+    if row["peak_mib"] >= PEAK_MIB:
+        notes.append(f"peak memory over {PEAK_MIB:g} MiB")
+    row["met"] = not notes and (t.seconds is None or row["cpu_s"] < t.seconds)
+    row["note"] = "; ".join(notes)
+    return row
+
+
+def step_cost(reps: int) -> dict:
+    """CPU seconds to ground and solve one step of the seed wipe (2 bears, 1 watcher) from the
+    state after its step 1 (the wipe on the stack), numbered as step 10 and as step 1,000, side by
+    side in one process, alternating, `reps` times: the median and spread of each and their ratio."""
+    from pyclingo_bridge import resources
+    from pyclingo_bridge.scenario import load_scenario
+    from pyclingo_bridge.step_program import StepProgram
+    from pyclingo_bridge.step_state import state_facts
+    from pyclingo_bridge.explorer import STATE_SHOWN, _read
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "seed.lp"
+        path.write_text(wipe_facts(2, 1))
+        scenario = load_scenario(path)
+    program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program, ("-c", "identical_orders=one"))
+    first = program.control(0, STATE_SHOWN)
+    first.ground([("base", [])])
+    models: list = []
+    first.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
+    state = _read(models[0])[0]
+    times: dict[int, list[float]] = {10: [], 1000: []}
+    for _ in range(reps):
+        for t in times:
+            began = time.process_time()
+            ctl = program.control(t, state_facts(state, t) + STATE_SHOWN)
+            ctl.ground([("base", [])])
+            ctl.solve()
+            times[t].append(time.process_time() - began)
+    med = {t: statistics.median(v) for t, v in times.items()}
+    return {"median_10": med[10], "median_1000": med[1000], "ratio": med[1000] / med[10],
+            "spread_10": (min(times[10]), max(times[10])), "spread_1000": (min(times[1000]), max(times[1000])),
+            "reps": reps, "met": med[1000] / med[10] <= 1.5}
+
+
+def measure(timeout: float, reps: int) -> dict:
+    rows = [run_target(t, timeout) for t in TARGETS]
+    ks = {r["case"]: r for r in rows}
+    k6, k24 = ks["K=6 identical triggers"], ks["K=24 identical triggers"]
+    if "cpu_s" in k6 and "cpu_s" in k24:
+        ratio = k24["cpu_s"] / k6["cpu_s"]
+        for r in (k6, k24):
+            r["met"] = r["met"] and ratio <= 2.0
+            r["note"] = "; ".join(x for x in (r.get("note"), f"K=24 / K=6 = {ratio:.2f}") if x)
+    return {"rows": rows, "step_cost": step_cost(reps), "not_expressible": NOT_EXPRESSIBLE}
+
+
+def _fmt(v: object) -> str:
+    return f"{v:.3f}" if isinstance(v, float) else "-" if v is None else str(v)
+
+
+def markdown(report: dict, command: str) -> str:
+    """The "Explorer" section of docs/performance.md."""
+    cols = ("case", "target", "cpu_s", "peak_mib", "outcomes", "lines", "steps", "states", "met", "note")
+    out = ["## Explorer (issue 18 targets)", "",
+           f"Generated by `{command}`. Each case is explored in a fresh interpreter "
+           "(benchmarks/explorer_targets.py): `cpu_s` is the CPU time of the whole process, `peak_mib` its "
+           "peak memory, `lines` the lines of play (interchangeable triggers' orders once), `states` the "
+           "merged states ground.", "",
+           "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    out += ["| " + " | ".join(_fmt(r.get(c)) for c in cols) + " |" for r in report["rows"]]
+    name, target, why = report["not_expressible"]
+    out.append(f"| {name} | {target} | - | - | - | - | - | - | - | {why} |")
+    s = report["step_cost"]
+    out += ["", f"One step ground and solved from the same state, numbered step 10 and step 1,000, "
+            f"alternating in one process ({s['reps']} times): median {s['median_10']:.4f} s "
+            f"(spread {s['spread_10'][0]:.4f}-{s['spread_10'][1]:.4f}) and {s['median_1000']:.4f} s "
+            f"(spread {s['spread_1000'][0]:.4f}-{s['spread_1000'][1]:.4f}): ratio {s['ratio']:.2f} "
+            f"(target: within 1.5x; {'met' if s['met'] else 'not met'}).", ""]
+    return "\n".join(out)
+
+
+HEAD = "## Explorer (issue 18 targets)"
+
+
+def _section(text: str) -> str:
+    """The Explorer section of a docs/performance.md text ("" if it has none)."""
+    if HEAD not in text:
+        return ""
+    return HEAD + text.split(HEAD, 1)[1].split("\n## ", 1)[0]
+
+
+def keep_section(path: Path, new_text: str) -> str:
+    """new_text (the whole report of the other benchmarks) with the Explorer section path has now."""
+    old = _section(path.read_text()) if path.exists() else ""
+    return new_text.rstrip("\n") + "\n\n" + old.rstrip("\n") + "\n" if old else new_text
+
+
+def update_docs(path: Path, report: dict, command: str) -> None:
+    """Replace (or append) the Explorer section of docs/performance.md."""
+    text = path.read_text() if path.exists() else "# Performance\n"
+    old, section = _section(text), markdown(report, command)
+    text = text.replace(old, section.rstrip("\n")) if old else text.rstrip("\n") + "\n\n" + section
+    path.write_text(text)
+
+
+if __name__ == "__main__":
+    print(json.dumps(_child(json.loads(sys.stdin.read()))))
