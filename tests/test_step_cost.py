@@ -8,7 +8,7 @@ timing of the same comparison is a benchmark (`python -m benchmarks --explorer`)
 
 from __future__ import annotations
 
-from pathlib import Path
+import functools
 
 from pyclingo_bridge import resources
 from pyclingo_bridge.explorer import STATE_SHOWN, _read
@@ -27,6 +27,7 @@ def _sizes(program: StepProgram, state, t: int) -> tuple[int, int]:
     return int(lp["atoms"]), int(lp["rules"])
 
 
+@functools.cache
 def _states(name: str, steps: int) -> tuple[StepProgram, list]:
     """The step program of a bundled scenario and the states of its first line after steps 0..steps-1."""
     scenario = load_scenario(SCENARIOS / name)
