@@ -92,7 +92,7 @@ def _child(spec: dict) -> dict:
     from pyclingo_bridge.explorer import explore
     from pyclingo_bridge.scenario import load_scenario
 
-    x = explore(load_scenario(spec["path"]), None, options=("-c", "identical_orders=one"))
+    x = explore(load_scenario(spec["path"]), None, options=("-c", "identical_orders=one", "-c", "batches=on"))
     return {"cpu_s": time.process_time(), "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0,
             "outcomes": x.outcomes, "lines": x.lines, "steps": x.depth, "states": x.groundings}
 

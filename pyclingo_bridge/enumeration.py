@@ -34,6 +34,7 @@ from typing import Callable
 
 from clingo import Control, Model, Symbol
 
+from .batches import orders
 from .engine import TIMEOUT, Run, _wait, solve_keeping_control
 from .expect import Lines
 from .run_errors import run_error
@@ -139,8 +140,8 @@ def _count(ctl: Control, outcome: tuple[Symbol, ...], limit: int, deadline: floa
     assumptions = [(atom.symbol, atom.symbol in chosen) for atom in ctl.symbolic_atoms.by_signature("outcome", 1)]
     found = [0]
 
-    def on_model(_model: Model) -> None:
-        found[0] += 1
+    def on_model(model: Model) -> None:
+        found[0] += orders(model.symbols(shown=True))  # one answer set may stand for several orders
 
     ctl.configuration.solve.models = limit
     ctl.configuration.solve.project = "no"
@@ -183,7 +184,7 @@ def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit:
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
     say = progress or (lambda _text: None)
-    options = options + (() if all_orders else ("-c", "identical_orders=one"))
+    options = options + (() if all_orders else ("-c", "identical_orders=one", "-c", "batches=on"))
     say("finding the distinct outcomes")
     run, ctl = solve_keeping_control(scenario, edition=edition, horizon=horizon, max_models=limit,
                                      timeout=timeout, options=options, project=True, main=main)

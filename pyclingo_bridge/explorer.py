@@ -33,6 +33,7 @@ from typing import Callable, Iterable
 from clingo import Function, Number, Symbol, parse_term
 
 from . import resources
+from .batches import orders
 from .engine import MAX_HORIZON, TIMEOUT, settled_horizon
 from .enumeration import _trigger_kinds
 from .errors import HorizonError, Location
@@ -257,6 +258,8 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                 result.step_models += 1
                 state, quiet, shown = _read(shown)
                 texts = [str(a) for a in shown]
+                # the orders of a batch resolved as one (batches.py); at the end, of what is left
+                lines = node.lines * orders(shown, t + 1) * (orders(shown, "end") if quiet else 1)
                 history = node.history | {x for x in texts if x.startswith(HISTORY_OUTCOMES)}
                 own = _not_at_horizon(shown)
                 counts = watch.count(node.counts, own, t + 1)
@@ -264,13 +267,13 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                     outcome = tuple(sorted({x[len("outcome("):-1] for x in texts if x.startswith("outcome(")}
                                            | {x[len("outcome("):-1] for x in history if x.startswith("outcome(")}))
                     last = tuple(a for a in shown if (a.name, len(a.arguments)) in AT_HORIZON)
-                    leaf = Node(state, history, node.lines, node, own, node.world,
+                    leaf = Node(state, history, lines, node, own, node.world,
                                 node.seen | watch.of(str(a) for a in own), counts)
                     result.depth = max(result.depth, t + 1)
                     if watch.last_step > t + 1:  # an expectation names a step after the line's end
                         key = (leaf.world, state, history, leaf.seen, counts, outcome)
                         if key in idle:
-                            idle[key][0].lines += node.lines
+                            idle[key][0].lines += lines
                         else:
                             idle[key] = (leaf, t + 1, last, outcome)
                     else:
@@ -280,9 +283,9 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                 key = (node.world, state, history, seen, counts)
                 nxt = following.get(key)
                 if nxt is None:
-                    following[key] = Node(state, history, node.lines, node, own, node.world, seen, counts)
+                    following[key] = Node(state, history, lines, node, own, node.world, seen, counts)
                 else:
-                    nxt.lines += node.lines
+                    nxt.lines += lines
             longest = max(longest, time.monotonic() - began)
         frontier = following
         t += 1
@@ -331,7 +334,7 @@ def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeou
     from .enumeration import Enumeration, Outcome
 
     started = time.monotonic()
-    options = options + (() if all_orders else ("-c", "identical_orders=one"))
+    options = options + (() if all_orders else ("-c", "identical_orders=one", "-c", "batches=on"))
     x = explore(scenario, edition, timeout=timeout, options=options, progress=progress)
     exact = x.cut_short is None
     outcomes = tuple(Outcome(e.outcome, e.lines, exact, x.witness(e))

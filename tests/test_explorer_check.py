@@ -197,9 +197,9 @@ def test_check_by_steps_refuses_an_expectation_on_the_whole_game() -> None:
 
 
 @pytest.mark.nightly
-@pytest.mark.xfail(strict=True, reason="issue 18 item 4 (identical triggers as one counted group) is not done: "
-                   "the 10,080 orders are 10,080 states after step 3 (45 s CPU for that step alone), each "
-                   "ground on its own at step 4 and after")
+@pytest.mark.xfail(strict=True, reason="batches (asp/triggers/batches.lp) take fixed life changes only: Dark "
+                   "Prophecy draws, so alice's nine triggers are ordered as they go on the stack and the 10,080 "
+                   "orders are 10,080 states after step 3, each ground on its own at step 4 and after")
 def test_nine_different_triggers_by_steps(tmp_path) -> None:
     # issue 18: three different "whenever a creature dies" watchers of alice, her three creatures,
     # one wipe: 9 triggers (CR 603.10a: the watchers, destroyed with them, look back). Artifact:

@@ -1,0 +1,137 @@
+"""Batches of countable triggers (asp/triggers/batches.lp, pyclingo_bridge/batches.py; issue 18 item 4).
+
+With -c identical_orders=one -c batches=on (`enumerate`, by either driver) the triggers a player puts on the stack at
+one step whose effects are fixed life changes with no target go there with no order: the order is
+chosen as they resolve, and what is left resolves as one step when no player's life can reach 0
+before the last (CR 603.3b, 608.1, 704.5a). The outcomes and the lines of play must be those of
+a fixed order (every order an answer set), counted alike.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+
+import pytest
+
+from pyclingo_bridge import resources
+from pyclingo_bridge.batches import orders
+from pyclingo_bridge.engine import solve
+from pyclingo_bridge.enumeration import enumerate_outcomes
+from pyclingo_bridge.explorer import STATE_SHOWN, _read, enumerate_by_steps
+from pyclingo_bridge.scenario import load_scenario
+from pyclingo_bridge.step_program import StepProgram
+from pyclingo_bridge.step_state import state_facts
+from clingo import parse_term
+
+PLAYERS = "player(alice, 1). player(bob, 2). active_player(alice).\n"
+BATCHES = ("-c", "identical_orders=one", "-c", "batches=on")
+
+
+def _board(artifacts: int, bastions: int, bears: int, bob_life: int = 20) -> str:
+    """alice's "whenever a creature dies, you gain 1 life" artifacts (CR 603.10a example), her
+    Bastions of Remembrance (whenever a creature you control dies, each opponent loses 1 life and
+    you gain 1 life) and bears; bob wipes the board (Akroma's Vengeance)."""
+    text = [PLAYERS, f"starting_life(bob, {bob_life}).\n"]
+    text += [f"card(w{i}, cr_example_artifact, alice). init_zone(w{i}, battlefield).\n" for i in range(artifacts)]
+    text += [f"card(b{i}, bastion_of_remembrance, alice). init_zone(b{i}, battlefield).\n" for i in range(bastions)]
+    text += [f"card(c{i}, grizzly_bears, alice). init_zone(c{i}, battlefield).\n" for i in range(bears)]
+    text.append("card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).\n")
+    return "".join(text)
+
+
+@functools.cache
+def _scenario(text: str, tmp: Path):
+    path = tmp / f"s{abs(hash(text))}.lp"
+    path.write_text(text)
+    return load_scenario(path)
+
+
+@pytest.fixture(scope="module")
+def tmp(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("batches")
+
+
+def _life(outcome: tuple[str, ...], player: str) -> int:
+    return next(int(x.split(",")[1].rstrip(")")) for x in outcome if x.startswith(f"life({player},"))
+
+
+def test_the_orders_a_step_stands_for_are_a_multinomial() -> None:
+    def left(ab: str, i: int, t: str) -> object:
+        return parse_term(f"left_together(tr({ab},obj(s,0),obj(x{i},0),left,1),3,0,{t})")
+    atoms = [left("a", i, "4") for i in range(6)] + [left("b", i, "4") for i in range(3)] + [left("a", 9, "end")]
+    assert orders(atoms, 4) == math.comb(9, 3)  # 9! / (6! 3!)
+    assert orders(atoms, "end") == 1 and orders(atoms, 5) == 1
+    assert orders(atoms) == math.comb(9, 3)
+
+
+@pytest.mark.parametrize("driver", [enumerate_outcomes, enumerate_by_steps])
+def test_a_batch_counts_every_order_of_it_as_a_line(tmp, driver) -> None:
+    # two artifacts and a Bastion, three bears: six artifact triggers and three Bastion triggers,
+    # all alice's (CR 603.3b: she orders them; the artifact's six are interchangeable, and so are
+    # the Bastion's three): 9! / (6! 3!) = 84 lines. One outcome: alice gains 6 + 3, bob loses 3.
+    e = driver(_scenario(_board(2, 1, 3), tmp))
+    assert e.exact and e.lines == 84 and len(e.outcomes) == 1
+    outcome = e.outcomes[0].atoms
+    assert _life(outcome, "alice") == 29 and _life(outcome, "bob") == 17
+
+
+@pytest.mark.parametrize("driver", [enumerate_outcomes, enumerate_by_steps])
+def test_a_batch_that_can_end_the_game_resolves_one_object_at_a_time(tmp, driver) -> None:
+    # the same with bob at 3 life: the third Bastion trigger to resolve brings him to 0 and he loses
+    # the game (CR 704.5a, 104.3b): the rest never resolves. Alice ends at 20 + j + 3, j the
+    # artifact triggers resolved before it (0..6): seven outcomes. A fixed order of the nine gives
+    # C(j + 2, 2) orders for each j (the two first Bastion triggers among the j + 2 first), 84 in all.
+    e = driver(_scenario(_board(2, 1, 3, bob_life=3), tmp))
+    assert e.exact and e.lines == 84
+    by_life = {_life(o.atoms, "alice"): o.lines for o in e.outcomes}
+    assert by_life == {23 + j: math.comb(j + 2, 2) for j in range(7)}
+    assert all(_life(o.atoms, "bob") == 0 for o in e.outcomes)
+
+
+def test_what_is_left_of_a_batch_resolves_as_one_step(tmp) -> None:
+    # the seed wipe with identical orders once: the two artifact triggers resolve at one step
+    run = solve(_scenario(_board(1, 0, 2), tmp), options=BATCHES)
+    atoms = {str(a) for a in run.models[0]}
+    resolved = sorted(a for a in atoms if a.startswith("step_kind(") and ",resolve(tr(" in a)
+    assert len(resolved) == 2 and len({a.split(",")[0] for a in resolved}) == 1
+    assert not any(a.startswith("violation(") for a in atoms)
+    # without batches (run and check: their expectations name steps) they resolve one a step, as before
+    run = solve(_scenario(_board(1, 0, 2), tmp))
+    steps = {str(a).split(",")[0] for m in run.models for a in m if str(a).startswith("step_kind(")
+             and ",resolve(tr(" in str(a)}
+    assert len(steps) == 2
+
+
+def test_a_scripted_resolve_resolves_one_object_of_a_batch(tmp) -> None:
+    # a scripted "resolve" is one object (CR 608.1): with two in the batch, two scripted resolves
+    text = _board(1, 0, 2).replace("script(1, cast(bob, v)).", "script(1, cast(bob, v)). script(2, resolve). "
+                                   "script(3, resolve). script(4, resolve).")
+    run = solve(_scenario(text, tmp), options=BATCHES)
+    atoms = {str(a) for a in run.models[0]}
+    kinds = sorted(a for a in atoms if a.startswith("step_kind(") and "resolve(" in a)
+    assert len(kinds) == 3 and len({a.split(",")[0] for a in kinds}) == 3  # the wipe, then one a step
+
+
+def _step_atoms(text: str, tmp: Path) -> list[int]:
+    """Ground atoms of each of the first five steps of the explorer's first line."""
+    scenario = _scenario(text, tmp)
+    program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program, BATCHES)
+    sizes, state, ctl = [], None, program.control(-1, STATE_SHOWN)
+    for t in range(5):
+        ctl.ground([("base", [])])
+        models: list = []
+        ctl.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
+        sizes.append(int(ctl.statistics["problem"]["lp"]["atoms"]))
+        state = _read(models[0])[0]
+        ctl = program.control(t, state_facts(state, t) + STATE_SHOWN)
+    return sizes
+
+
+def test_the_size_of_a_batch_does_not_multiply_the_ground_step(tmp) -> None:
+    # 20 and 40 triggers of one watcher (one bear each): the steps that put them on the stack (3)
+    # and resolve them as one (4) grow about linearly with the batch, not with its square
+    small, large = _step_atoms(_board(1, 0, 20), tmp), _step_atoms(_board(1, 0, 40), tmp)
+    for t in (3, 4):
+        assert large[t] < 2.5 * small[t], (t, small, large)
