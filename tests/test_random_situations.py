@@ -1,0 +1,129 @@
+"""Both drivers agree on seeded random situations (issue 18, item 3).
+
+Each situation is drawn by pyclingo_bridge/random_situations.py (SAMPLE_BOUNDS: up to 2 players,
+up to 2 pieces from a pool of 3 cards drawn among every bundled card, any start zone, up to 2
+scripted actions), reproducibly from (seed, index). Under both editions, `lookback enumerate` by the
+unrolled program and by the explorer must give the same distinct outcomes with the same counts of
+lines of play (driver_agreement.same_enumeration, the comparison the bundled scenarios get in
+test_explorer.py), or refuse the situation alike. Then the situation gets expectations derived from
+its own outcomes under the current rules, some that hold and some that fail: expect(outcomes, N)
+and expect(outcomes, N + 1), expect(lines, L), and expect(some|all|none, A) of atoms A drawn from a
+witness line (a final zone, a life total at a step, a trigger, a resolution, ...). `lookback check`
+by both drivers must give every one the same verdict under both editions
+(driver_agreement.same_verdicts), and under the current rules the unrolled program the verdicts
+they were derived for (some: PASS, none: FAIL, the counts): a driver that passed or failed
+everything would fail this test. A difference fails with the situation as a scenario file and the
+command that draws it again.
+
+Tiers: situations 0-SLOW-1 of seed SEED, every FAST_EVERY-th one in the README's command, the rest
+in .ci/run (slow); situations SLOW to SLOW+NIGHTLY-1 on demand (`python -m pytest -m nightly
+tests/test_random_situations.py`). LOOKBACK_RANDOM_SEED=S draws from seed S instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import random
+
+import pytest
+from asp_helpers import sampled
+from driver_agreement import same_enumeration, same_verdicts
+
+from pyclingo_bridge.enumeration import Enumeration
+from pyclingo_bridge.random_situations import sample_situation, with_every_card
+from pyclingo_bridge.step_driver import WHOLE_GAME
+
+SEED = int(os.environ.get("LOOKBACK_RANDOM_SEED", "18"))
+#: situations 0..SLOW-1 run in CI (every FAST_EVERY-th in the README's command), SLOW.. nightly
+SLOW = 18
+FAST_EVERY = 18
+NIGHTLY = 500
+EDITIONS = ("current", "2006")
+#: expectations derived per situation from a witness line
+ATOMS = 3
+
+
+@functools.cache
+def _bounds():
+    return with_every_card()
+
+
+def _rerun(seed: int, index: int) -> str:
+    return f"python -m pyclingo_bridge.random_situations 1 --seed {seed} --start {index}"
+
+
+def expectations(reference: Enumeration, rng: random.Random) -> list[tuple[str, str | None]]:
+    """Expectations derived from the unrolled program's enumeration under the current rules, each
+    with the verdict it must get there (None: either)."""
+    n, lines = len(reference.outcomes), reference.lines
+    derived: list[tuple[str, str | None]] = [(f"expect(outcomes, {n})", "PASS"), (f"expect(outcomes, {n + 1})", "FAIL"),
+                                             (f"expect(lines, {lines})", "PASS")]
+    witness = reference.outcomes[rng.randrange(n)].witness
+    atoms = sorted(str(a) for a in witness if (a.name, len(a.arguments)) not in WHOLE_GAME)
+    for atom in rng.sample(atoms, min(ATOMS, len(atoms))):
+        # the witness is a line of play that shows the atom: some line has it, so "none" fails
+        derived += [(f"expect(some, {atom})", "PASS"), (f"expect(all, {atom})", None), (f"expect(none, {atom})", "FAIL")]
+    return derived
+
+
+def _verdicts(checked, path, first: int, count: int) -> list[str | None]:
+    """The verdicts of the expectations on lines first .. first+count-1 of the file, in order, from
+    check's lines (`PASS FILE:LINE:COL: expect(...)`)."""
+    by_line = {}
+    for line, status in zip(checked.lines, checked.statuses):
+        where = line.split(" ", 1)[1].removeprefix(f"{path}:").split(":", 1)[0]
+        if where.isdigit():
+            by_line[int(where)] = status
+    return [by_line.get(n) for n in range(first, first + count)]
+
+
+def _agree_on(seed: int, index: int, tmp_path) -> None:
+    sample = sample_situation(_bounds(), seed, index)
+    path = tmp_path / f"random_{seed}_{index}.lp"
+    path.write_text(sample.text)
+    text = sample.text
+    try:
+        enumerated = {edition: same_enumeration(path, edition, False) for edition in EDITIONS}
+        if enumerated["current"] is None:  # refused alike by enumerate: check refuses it alike too
+            for edition in EDITIONS:
+                assert same_verdicts(path, edition).bad_input is not None
+            return
+        derived = expectations(enumerated["current"], random.Random(f"expectations:{seed}:{index}"))
+        text += "".join(f"{e}.\n" for e, _ in derived)
+        path.write_text(text)
+        for edition in EDITIONS:
+            checked = same_verdicts(path, edition)
+            if edition == "current":
+                assert checked.bad_input is None, checked
+                verdicts = _verdicts(checked, path, len(sample.text.splitlines()) + 1, len(derived))
+                assert [v if wanted else None for v, (_, wanted) in zip(verdicts, derived)] == \
+                    [wanted for _, wanted in derived], checked.lines
+    except AssertionError as error:
+        raise AssertionError(f"the two drivers differ on random situation {index} of seed {seed} "
+                             f"(draw it again: {_rerun(seed, index)}):\n{text}\n{error}") from error
+
+
+@pytest.mark.parametrize("index", sampled(range(SLOW), FAST_EVERY, ids=lambda i: f"seed{SEED}-{i}"))
+def test_both_drivers_agree_on_random_situations(index, tmp_path) -> None:
+    _agree_on(SEED, index, tmp_path)
+
+
+@pytest.mark.nightly
+@pytest.mark.parametrize("index", range(SLOW, SLOW + NIGHTLY), ids=lambda i: f"seed{SEED}-{i}")
+def test_both_drivers_agree_on_more_random_situations(index, tmp_path) -> None:
+    _agree_on(SEED, index, tmp_path)
+
+
+def test_a_situation_is_drawn_again_from_its_seed_and_index() -> None:
+    first = sample_situation(_bounds(), 18, 7)
+    assert sample_situation(_bounds(), 18, 7) == first
+    assert first.text.startswith("% Random situation 7 of seed 18 ")
+    other = sample_situation(_bounds(), 19, 7)
+    assert other.cards != first.cards  # another seed, another pool (3 of 129 cards)
+    for sample in (first, other):
+        facts = [line for line in sample.text.splitlines() if not line.startswith("%")]
+        assert sum(line.startswith("card(") for line in facts) in (1, 2)  # SAMPLE_BOUNDS: pieces <= 2
+        assert sum(line.startswith("script(") for line in facts) <= 2
+        assert {name for line in facts if line.startswith("card(")
+                for name in [line.split(",")[1]]} <= set(sample.cards)
