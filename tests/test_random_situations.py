@@ -19,8 +19,8 @@ Tiers: situations 0 to SLOW-1 of seed SEED (18) in .ci/run (slow), SLOW to SLOW+
 (`python -m pytest -m nightly tests/test_random_situations.py`); LOOKBACK_RANDOM_SEED=S draws from
 seed S instead. A situation costs about 7 s of CPU (docs/step-form.md: the explorer grounds each
 step on its own), so the README's command keeps only cheap representatives: a situation drawn
-twice, and an explorer made wrong on purpose caught on situation 0 with the message a difference
-prints.
+twice, a situation both drivers refuse, and an explorer made wrong on purpose caught on situation 0
+with the message a difference prints.
 """
 
 from __future__ import annotations
