@@ -329,9 +329,12 @@ def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeou
                        options: tuple[str, ...] = ()):
     """`lookback enumerate --driver steps`: the explorer's outcomes as an Enumeration (enumeration.py),
     lines of play counted as `enumerate` counts them (interchangeable triggers' orders once, unless
-    all_orders). Cut short by the time limit: the outcomes found so far, counts as lower bounds."""
+    all_orders). Cut short by the time limit: the outcomes found so far, counts as lower bounds.
+    Raises ScenarioError, as enumeration.enumerate_outcomes does, for an input error the run reveals
+    (a scripted action that cannot be performed in some line of play: run_errors.py)."""
     from .engine import Run
     from .enumeration import Enumeration, Outcome
+    from .run_errors import run_error
 
     started = time.monotonic()
     options = options + (() if all_orders else ("-c", "identical_orders=one", "-c", "batches=on"))
@@ -339,6 +342,11 @@ def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeou
     exact = x.cut_short is None
     outcomes = tuple(Outcome(e.outcome, e.lines, exact, x.witness(e))
                      for e in sorted(x.endings.values(), key=lambda e: e.outcome))
-    run = Run(scenario, x.edition, x.depth, tuple(o.witness for o in outcomes), exact, x.cut_short, ())
+    run = Run(scenario, x.edition, x.depth, tuple(o.witness for o in outcomes), exact, x.cut_short,
+              tuple(tuple(str(a) for a in o.witness) for o in outcomes))
+    # judged as the unrolled program's run is: every line's atoms (a witness per outcome holds the
+    # outcome's script_failed/2), a step named past the horizon the unrolled program settles on
+    if error := run_error(run._replace(horizon=settled_horizon(scenario, x.depth))):
+        raise error
     return Enumeration(run, outcomes, exact, x.cut_short, all_orders, time.monotonic() - started, x.trigger_kinds,
                        "steps", x.groundings, x.step_models)

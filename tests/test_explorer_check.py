@@ -13,12 +13,13 @@ import json
 
 import pytest
 from asp_helpers import edition_tiers
+from driver_agreement import same_verdicts
 from click.testing import CliRunner
 
 from pyclingo_bridge import jobs, load_scenario, resources
 from pyclingo_bridge.cli import main
 from pyclingo_bridge.explorer import explore
-from pyclingo_bridge.step_driver import WHOLE_GAME, watch_of
+from pyclingo_bridge.step_driver import watch_of
 
 SCENARIOS = sorted(resources.scenarios_dir().glob("*.lp"))
 SEED = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
@@ -85,22 +86,10 @@ def _statuses(path: str, edition: str | None, driver: str) -> jobs.Checked:
     return jobs.check_scenario(path, edition, None, False, driver=driver)
 
 
-def _in_force_whole_game(path, edition: str) -> bool:
-    scenario = load_scenario(path)
-    return any((a.name, len(a.arguments)) in WHOLE_GAME for e in scenario.expectations
-               if e.mode in ("all", "some", "none") and (e.edition is None or e.edition == edition) for a in e.atoms)
-
-
 @pytest.mark.parametrize("path, edition", edition_tiers(SCENARIOS, len(SCENARIOS), 64))
 def test_check_by_both_drivers_gives_the_same_verdicts(path, edition) -> None:
-    unrolled = _statuses(str(path), edition, "unrolled")
-    steps = _statuses(str(path), edition, "steps")
-    if _in_force_whole_game(path, edition):  # refused, not answered wrong (step_driver.py)
-        assert steps.bad_input is not None and "describes the whole game" in steps.bad_input, steps
-        return
-    assert unrolled.bad_input is None and steps.bad_input is None, (unrolled, steps)
-    assert [line.split(" --")[0] for line in steps.lines] == [line.split(" --")[0] for line in unrolled.lines]
-    assert steps.statuses == unrolled.statuses
+    checked = same_verdicts(path, edition)
+    assert checked.bad_input is None, checked  # a bundled scenario is valid input
 
 
 def test_expectations_that_fail_fail_alike_under_both_drivers(tmp_path) -> None:
