@@ -208,19 +208,29 @@ def generate_situations(bounds: Bounds, *, timeout: float | None = None,
     Stops (without an error) after timeout seconds if given; `state.cut_short` then says so.
     """
     grounding = Grounding(bounds, program=":- script_failed(_, _).\n")
+    header = f"% Generated situation ({bounds.describe()})\n"
+    for atoms in situations(grounding, timeout=timeout, state=state):
+        yield scenario_text(atoms, header)
+
+
+def situations(grounding: Grounding, *, timeout: float | None = None,
+               state: Generation | None = None) -> Iterator[list[Symbol]]:
+    """The scenario facts of every situation the grounding's answer sets choose, each situation
+    once (its other lines of play blocked as it is found); generate_situations's search, on a
+    grounding that may serve other queries too (verify.py). Stops after timeout seconds, saying
+    so in `state.cut_short`."""
     ctl = grounding.ctl
     ctl.configuration.solve.models = 0
     deadline = None if timeout is None else time.monotonic() + timeout
     universe = sorted({atom.symbol for name, arity in SCENARIO_PREDICATES.items() if name != "expect"
                        for atom in ctl.symbolic_atoms.by_signature(name, arity)})
-    header = f"% Generated situation ({bounds.describe()})\n"
     with ctl.solve(yield_=True) as handle:
         for model in handle:
             atoms = situation_atoms(model)
             chosen = set(atoms)
             # the same situation with another line of play is the same situation: block it
             model.context.add_nogood([(sym, sym in chosen) for sym in universe])
-            yield scenario_text(atoms, header)
+            yield atoms
             if deadline is not None and time.monotonic() >= deadline:
                 if state is not None:
                     state.cut_short = True

@@ -235,14 +235,16 @@ class Report:
 
 
 def _program(chosen: list[Invariant]) -> str:
-    """Two queries on one grounding, chosen by externals: a violation of an alive invariant,
+    """Three queries on one grounding, chosen by externals: a violation of an alive invariant,
     or (verify_horizon_query) a line of play not over by step H-1 or whose step H changes
-    something. A line whose script cannot be performed is no line of play."""
+    something, or (verify_any_line) any line: the situations, for the explorer's search. A line
+    whose script cannot be performed is no line of play."""
     # the names as strings: an invariant may be named like a constant (trigger_wait is one)
     lines = [f'#external verify_alive("{inv.name}").\nverify_found :- verify_alive("{inv.name}"), {inv.matcher()}.'
              for inv in chosen]
     lines += ["#external verify_horizon_query.",
-              ":- not verify_found, not verify_horizon_query.",
+              "#external verify_any_line.",
+              ":- not verify_found, not verify_horizon_query, not verify_any_line.",
               ":- script_failed(_, _).",
               "verify_open(running) :- not quiescent(horizon - 1).",
               "verify_open(event) :- happens(_, horizon).",
@@ -272,10 +274,14 @@ def exercised(grounding: Grounding, chosen: list[Invariant]) -> dict[str, str]:
 
 def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ...] = (),
            timeout: float | None = None, horizon_check: bool = True,
-           invariant_files: tuple[str, ...] = ()) -> Report:
+           invariant_files: tuple[str, ...] = (), driver: str = "unrolled") -> Report:
     """The bounded search of every chosen invariant, then (if some are proven up to the
     horizon) the every-horizon check. encodings: rules under test (their invariants, if any,
-    are checked too); invariant_files: files of invariants (each must state one)."""
+    are checked too); invariant_files: files of invariants (each must state one). driver:
+    the bounded search by one solve call over the unrolled grounding of every situation and
+    line (unrolled), or by the explorer, situation by situation (steps: verify_by_steps.py);
+    what may be violated at all (not exercised) and the every-horizon check read the unrolled
+    grounding under both."""
     bounds.check()
     extra = read_encodings(encodings) + read_encodings(invariant_files)
     known = invariants() + user_invariants(tuple(encodings), False) + user_invariants(tuple(invariant_files), True)
@@ -289,7 +295,11 @@ def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ..
     derivable = exercised(grounding, chosen)
     alive = [inv for inv in chosen if inv.name in derivable]
     counterexamples: list[Counterexample] = []
-    finished = _search(grounding, bounds, chosen, alive, counterexamples, deadline)
+    if driver == "steps":
+        from .verify_by_steps import search_by_steps
+        finished = search_by_steps(grounding, bounds, chosen, alive, counterexamples, deadline, extra)
+    else:
+        finished = _search(grounding, bounds, chosen, alive, counterexamples, deadline)
     solved = time.monotonic()
     refuted = {name: v for cx in counterexamples for v in cx.violations for name in [_name(v.arguments[0])]}
     check = None
@@ -323,8 +333,8 @@ def _search(grounding: Grounding, bounds: Bounds, chosen: list[Invariant], alive
         for inv in chosen:
             ctl.assign_external(Function("verify_alive", [String(inv.name)]), inv.name in remaining)
         models: list[Counterexample] = []
-        finished, _ = solve_until(ctl, lambda m: models.append(_counterexample(m, set(remaining), bounds, by_name)),
-                                  deadline)
+        finished, _ = solve_until(ctl, lambda m: models.append(counterexample(
+            m.symbols(atoms=True), situation_atoms(m), set(remaining), bounds, by_name)), deadline)
         if not finished and not models:
             return False
         if not models:
@@ -360,12 +370,16 @@ def _open_line(model: Model) -> str:
             f"e.g. with {cards}" + (f" and the script {script}" if script else ""))
 
 
-def _counterexample(model: Model, names: set[str], bounds: Bounds, rules: dict[str, Invariant]) -> Counterexample:
-    atoms = model.symbols(atoms=True)
+def counterexample(atoms: list[Symbol], situation: list[Symbol], names: set[str], bounds: Bounds,
+                   rules: dict[str, Invariant]) -> Counterexample:
+    """The scenario of a line of play (its atoms: those an answer set has, or the shown atoms of
+    the explorer's line) from a situation (its scenario facts) that violates invariants named in
+    `names`: the situation, the targets the line chose for its cast spells, the line in words up to
+    the first violation, and `expect(none, ...)` of the violations of that step."""
     violations = sorted((s for s in atoms if s.match("violation", 2) and _name(s.arguments[0]) in names),
                         key=lambda s: (s.arguments[1].number, str(s)))
     first_step = violations[0].arguments[1].number
-    situation = situation_atoms(model) + _pinned_targets(atoms)
+    situation = list(situation) + _pinned_targets(atoms)
     lines = [f"% Counterexample found by `lookback verify` ({bounds.describe()})."]
     for v in violations:
         inv = rules[_name(v.arguments[0])]
@@ -389,8 +403,8 @@ def _pinned_targets(atoms: list[Symbol]) -> list[Symbol]:
     cast_at = {s.arguments[0].arguments[1]: s.arguments[1].number for s in atoms
                if s.match("happens", 2) and s.arguments[0].match("cast", 2)}
     pinned = []
-    for s in atoms:
-        if s.match("chosen_target", 4) and cast_at.get(s.arguments[0]) in action_at:
+    for s in atoms:  # target(I, K, X): the target K chosen for I (shown; stack.lp)
+        if s.match("target", 3) and cast_at.get(s.arguments[0]) in action_at:
             target = s.arguments[2]
             ident = target.arguments[0] if target.match("obj", 2) else target
             pinned.append(Function("script_target", [action_at[cast_at[s.arguments[0]]], s.arguments[1], ident]))
