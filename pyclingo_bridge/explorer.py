@@ -27,8 +27,8 @@ then decided exactly over the endings, never by holding every line.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Iterable
 
 from clingo import Function, Number, Symbol, parse_term
@@ -210,9 +210,10 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
     The time limit is checked before each step is ground: a step that
     would end past it (as long as the longest so far) is not begun, and the result says it was cut
     short. limit: at most that many distinct outcomes; once they are found while lines are left to
-    explore, or a line ends in another, the result is cut short (enumeration.LIMIT). bound: explore steps 1..bound only, as the unrolled program at that horizon
-    (`lookback verify`): the lines still running after it are kept in `open`. extra_files: encoding
-    files added to the rules (rules under test, invariants: `verify --with`)."""
+    explore, or a line ends in another, the result is cut short (enumeration.LIMIT). bound: explore
+    steps 1..bound only, as the unrolled program at that horizon (`lookback verify`): the lines
+    still running after it are kept in `open`. extra_files: encoding files added to the rules
+    (rules under test, invariants: `verify --with`)."""
     started = time.monotonic()
     say = progress or (lambda _text: None)
     args = (*options, "-c", f"edition={edition}") if edition is not None else options

@@ -36,6 +36,8 @@ MAX_PLAYERS = 4  # seat_name/2 of generate.lp
 _ORDER = ("edition", "player", "active_player", "starting_life", "card", "init_zone", "init_controller",
           "init_damage", "init_attached", "init_haunting", "init_stack", "init_target", "script", "script_target")
 _SITUATION = frozenset(SCENARIO_PREDICATES) - {"expect"}
+#: the generator's query: a situation with a line of play whose script can be performed
+PERFORMABLE = ":- script_failed(_, _).\n"
 
 
 class BoundsError(LookbackError):
@@ -207,7 +209,7 @@ def generate_situations(bounds: Bounds, *, timeout: float | None = None,
 
     Stops (without an error) after timeout seconds if given; `state.cut_short` then says so.
     """
-    grounding = Grounding(bounds, program=":- script_failed(_, _).\n")
+    grounding = Grounding(bounds, program=PERFORMABLE)
     header = f"% Generated situation ({bounds.describe()})\n"
     for atoms in situations(grounding, timeout=timeout, state=state):
         yield scenario_text(atoms, header)
@@ -216,9 +218,9 @@ def generate_situations(bounds: Bounds, *, timeout: float | None = None,
 def situations(grounding: Grounding, *, timeout: float | None = None,
                state: Generation | None = None) -> Iterator[list[Symbol]]:
     """The scenario facts of every situation the grounding's answer sets choose, each situation
-    once (its other lines of play blocked as it is found); generate_situations's search, on a
-    grounding that may serve other queries too (verify.py). Stops after timeout seconds, saying
-    so in `state.cut_short`."""
+    once (its other lines of play blocked as it is found): generate_situations's search, on a
+    grounding of the caller's (verify_by_steps.py adds the rules under test). Stops after timeout
+    seconds, saying so in `state.cut_short`."""
     ctl = grounding.ctl
     ctl.configuration.solve.models = 0
     deadline = None if timeout is None else time.monotonic() + timeout

@@ -25,6 +25,11 @@ test states). Each gets one verdict, and the verdict never claims more than was 
   an induction step: it ranges over exactly the states the game reaches from the
   situations within the bounds, and holds for those situations only.
 
+The bounded search runs by either driver (`--driver`): one solve call over the unrolled grounding
+of every situation and line of play (the default), or the explorer, situation by situation
+(verify_by_steps.py); both search the same lines up to the same horizon and give the same
+verdicts. What is not exercised and the every-horizon check read the unrolled grounding.
+
 There is no induction step over "arbitrary" states: a sound one must range over every
 state the game can reach (triggers waiting and on the stack with their history, later
 incarnations, tokens, any life, damage and script position), and a state of these
@@ -235,16 +240,14 @@ class Report:
 
 
 def _program(chosen: list[Invariant]) -> str:
-    """Three queries on one grounding, chosen by externals: a violation of an alive invariant,
+    """Two queries on one grounding, chosen by externals: a violation of an alive invariant,
     or (verify_horizon_query) a line of play not over by step H-1 or whose step H changes
-    something, or (verify_any_line) any line: the situations, for the explorer's search. A line
-    whose script cannot be performed is no line of play."""
+    something. A line whose script cannot be performed is no line of play."""
     # the names as strings: an invariant may be named like a constant (trigger_wait is one)
     lines = [f'#external verify_alive("{inv.name}").\nverify_found :- verify_alive("{inv.name}"), {inv.matcher()}.'
              for inv in chosen]
     lines += ["#external verify_horizon_query.",
-              "#external verify_any_line.",
-              ":- not verify_found, not verify_horizon_query, not verify_any_line.",
+              ":- not verify_found, not verify_horizon_query.",
               ":- script_failed(_, _).",
               "verify_open(running) :- not quiescent(horizon - 1).",
               "verify_open(event) :- happens(_, horizon).",
@@ -297,7 +300,7 @@ def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ..
     counterexamples: list[Counterexample] = []
     if driver == "steps":
         from .verify_by_steps import search_by_steps
-        finished = search_by_steps(grounding, bounds, chosen, alive, counterexamples, deadline, extra)
+        finished = search_by_steps(bounds, chosen, alive, counterexamples, deadline, extra)
     else:
         finished = _search(grounding, bounds, chosen, alive, counterexamples, deadline)
     solved = time.monotonic()

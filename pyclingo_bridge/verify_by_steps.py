@@ -2,11 +2,10 @@
 
 The unrolled search (verify._search) asks one solve call over the grounding of every situation
 within the bounds and every line of play up to the horizon H for a line that violates an alive
-invariant. This search asks the same question situation by situation: the situations are the
-answer sets of the same grounding (verify._program's query verify_any_line: every line whose
-script can be performed, each situation once: generate.situations), and each is explored one
-step at a time (explorer.py) up to step H, lines that reach the same state with the same history
-merged. The history of a line holds the invariants it broke (outcome(violation(V)) of
+invariant. This search asks the same question situation by situation: the situations are those
+of generate.py (a line whose script can be performed up to H, each situation once), ground with
+the same extra rules, and each is explored one step at a time (explorer.py) up to step H, lines
+that reach the same state with the same history merged. The history of a line holds the invariants it broke (outcome(violation(V)) of
 checks/outcomes.lp, the explorer's HISTORY_OUTCOMES), so two lines that broke different ones are
 never merged, and every leaf (a line quiescent before H, or still running after H) tells whether
 some line through it violated an invariant. A line whose script could not be performed is no line
@@ -25,10 +24,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from clingo import Function, String, Symbol, parse_term
+from clingo import Symbol, parse_term
 
 from .explorer import Exploration, Node, explore, idle_steps
-from .generate import Bounds, Generation, Grounding, scenario_text, situations
+from .generate import PERFORMABLE, Bounds, Generation, Grounding, scenario_text, situations
 from .scenario import load_scenario
 from .verify import Counterexample, Invariant, counterexample
 
@@ -62,20 +61,18 @@ def line_atoms(leaf: Node, x: Exploration, horizon: int) -> list[Symbol]:
     return sorted(atoms)
 
 
-def search_by_steps(grounding: Grounding, bounds: Bounds, chosen: list[Invariant], alive: list[Invariant],
+def search_by_steps(bounds: Bounds, chosen: list[Invariant], alive: list[Invariant],
                     found: list[Counterexample], deadline: float | None, extra: tuple[str, ...]) -> bool:
     """verify._search on the explorer (module docstring): counterexamples appended to `found`, each
     refuted invariant dropped from the search; False if cut short. extra: the encoding files the
-    grounding has besides the engine (rules under test, invariants), loaded by the explorer too."""
-    ctl = grounding.ctl
-    for inv in chosen:
-        ctl.assign_external(Function("verify_alive", [String(inv.name)]), False)
-    ctl.assign_external(Function("verify_horizon_query"), False)
-    ctl.assign_external(Function("verify_any_line"), True)
+    search has besides the engine (rules under test, invariants), loaded by the explorer too."""
     remaining = {inv.name for inv in alive}
     by_name = {inv.name: inv for inv in chosen}
     generation = Generation()
-    found_situations = situations(grounding, timeout=_left(deadline), state=generation)
+    # a grounding of its own: a search over verify's grounding would change what the solver keeps
+    # for the every-horizon check made on it afterwards
+    found_situations = situations(Grounding(bounds, program=PERFORMABLE, extra=extra), timeout=_left(deadline),
+                                  state=generation)
     try:
         with tempfile.TemporaryDirectory(prefix="lookback-verify-") as folder:
             for number, situation in enumerate(found_situations, start=1):
@@ -95,5 +92,4 @@ def search_by_steps(grounding: Grounding, bounds: Bounds, chosen: list[Invariant
                         remaining -= names
         return not generation.cut_short
     finally:
-        found_situations.close()  # the search over the grounding ends before its externals change
-        ctl.assign_external(Function("verify_any_line"), False)
+        found_situations.close()
