@@ -624,7 +624,7 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
 @click.option("--driver", type=click.Choice(["unrolled", "steps"]), default="unrolled", show_default=True,
               help="The bounded search: unrolled, one solve call over every situation and line of play; steps, "
                    "each situation explored one step at a time, lines that reach the same state merged "
-                   "(docs/step-form.md; slower at these bounds).")
+                   "(slower at every bound measured: docs/step-form.md, Which driver).")
 @_TIMEOUT
 @_MAX_MEMORY
 @functools.partial(_card_options, pool=True)
