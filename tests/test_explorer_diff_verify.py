@@ -86,7 +86,8 @@ def _both(path: Path) -> tuple[EditionDiff, EditionDiff]:
     return diff_editions(scenario), diff_editions(scenario, driver="steps")
 
 
-@pytest.mark.parametrize("name", _tiers(DIFFERING, 20, 4) + _tiers(list(OTHERS), 20, 1))
+@pytest.mark.parametrize("name", _tiers(DIFFERING, 20, 4) + [pytest.param(name, id=name.removesuffix(".lp"),
+                                                                          marks=pytest.mark.slow) for name in OTHERS])
 def test_diff_gives_the_same_answer_under_both_drivers(name: str) -> None:
     unrolled, steps = _both(SCENARIOS / name)
     assert unrolled.status == OTHERS.get(name, DIFFER)
