@@ -445,15 +445,17 @@ def _bounds(players: int, pieces: int, cards: str, zones: str, max_damage: int, 
 @_MAX_MEMORY
 @click.option("--progress/--no-progress", default=True, show_default=True,
               help="Show progress on stderr when the run takes more than a second.")
+@_DRIVER
 @functools.partial(_card_options, pool=True)
 @_interruptible
 def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: int, cards: str, zones: str,
                  max_damage: int, actions: int, steps: int, life: str, as_json: bool, limit: int,
-                 timeout: float | None, max_memory: int | None, progress: bool, card_dirs: tuple[str, ...],
-                 override_cards: bool) -> None:
+                 timeout: float | None, max_memory: int | None, progress: bool, driver: str,
+                 card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Scenarios in PATHS (files or folders; default: the bundled ones), or with --generate every
     generated situation within the bounds, whose outcomes differ between the 2006 and the current
-    rules, with both outcome sets and the rules that make the difference.
+    rules, with both outcome sets and the rules that make the difference. --driver steps finds
+    each edition's outcomes with the explorer (docs/step-form.md).
 
     Exit code 0: no scenario differs; 1: some differ; 2: bad input; 3: a comparison was cut short
     (--timeout, --limit) and none differs for sure."""
@@ -469,9 +471,9 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
         if paths:
             _bad_input("--generate: compares generated situations; give no scenario files with it")
         bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life, library=library)
-        found, generation_cut_short = _in_guard(jobs.diff_generated_all, bounds, limit, timeout, timeout=timeout,
-                                                max_memory=max_memory, subject="diff --generate", as_json=as_json,
-                                                progress=shown)
+        found, generation_cut_short = _in_guard(jobs.diff_generated_all, bounds, limit, timeout, driver,
+                                                timeout=timeout, max_memory=max_memory, subject="diff --generate",
+                                                as_json=as_json, progress=shown)
         results = [(f"generated situation {i}", text, d) for i, (text, d) in enumerate(found, start=1)]
     else:
         files = _scenario_files(paths)
@@ -483,8 +485,8 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
         for i, path in enumerate(files, start=1):
             shown(f"diff: scenario {i} of {len(files)}: {path}")
             try:
-                diff, notes = guarded(jobs.diff_file, str(path), limit, timeout, library, timeout=limit_of_file,
-                                      max_memory=max_memory)
+                diff, notes = guarded(jobs.diff_file, str(path), limit, timeout, library, driver,
+                                      timeout=limit_of_file, max_memory=max_memory)
                 _note_own_cards(notes)
                 results.append((str(path), "", diff))
             except Stopped as cut:
@@ -619,6 +621,10 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
 @click.option("--no-horizon-check", is_flag=True,
               help="Skip the check that every line of play is over by the horizon (every-horizon proofs).")
 @click.option("--list", "list_only", is_flag=True, help="List the invariants and the rules they cite.")
+@click.option("--driver", type=click.Choice(["unrolled", "steps"]), default="unrolled", show_default=True,
+              help="The bounded search: unrolled, one solve call over every situation and line of play; steps, "
+                   "each situation explored one step at a time, lines that reach the same state merged "
+                   "(slower at every bound measured: docs/step-form.md, Which driver).")
 @_TIMEOUT
 @_MAX_MEMORY
 @functools.partial(_card_options, pool=True)
@@ -626,7 +632,7 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
 def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
                    editions: tuple[str, ...], life: str, names: tuple[str, ...], encodings: tuple[str, ...],
                    invariant_files: tuple[str, ...], output: str | None, no_horizon_check: bool, list_only: bool,
-                   timeout: float | None, max_memory: int | None, card_dirs: tuple[str, ...],
+                   driver: str, timeout: float | None, max_memory: int | None, card_dirs: tuple[str, ...],
                    override_cards: bool) -> None:
     """Search every generated situation within the bounds, and every line of play, for a violated
     invariant (asp/checks/, and the user's); print one verdict per invariant (refuted, proven up to
@@ -644,7 +650,7 @@ def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage
     bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life,
                      editions or tuple(sorted(vocabulary().editions)), _library(card_dirs, override_cards))
     report = _in_guard(jobs.verify_report, bounds, names, encodings, timeout, not no_horizon_check, invariant_files,
-                       timeout=timeout, max_memory=max_memory, subject="verify")
+                       driver, timeout=timeout, max_memory=max_memory, subject="verify")
     text = render(report)
     for number, cx in enumerate(report.counterexamples, start=1):
         if output is None:

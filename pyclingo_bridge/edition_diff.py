@@ -1,7 +1,9 @@
 """Edition diff: does a scenario end differently under the 2006 and the current rules, and why.
 
 Each scenario is enumerated (outcomes only, one witness each) under both
-editions, and the outcomes are compared in two layers:
+editions, by the unrolled program or by the explorer (driver "steps",
+explorer.py: the same outcomes, witnesses and edition table), and the outcomes
+are compared in two layers:
 
 * the outcome of the game: every outcome/1 atom (final zones, controllers, life
   totals, counters, who lost, the haunt links, which triggers fired) with the
@@ -120,10 +122,23 @@ def _cited(enumerations: tuple[Enumeration, ...]) -> tuple[CitedRule, ...]:
     return tuple(out)
 
 
-def diff_editions(scenario: Scenario, *, limit: int = 0, timeout: float | None = None) -> EditionDiff:
+def enumerate_edition(scenario: Scenario, edition: str, *, limit: int = 0, timeout: float | None = None,
+                      driver: str = "unrolled") -> Enumeration:
+    """The scenario's outcomes under one edition, each with a witness line, by the driver asked:
+    the unrolled program (projected enumeration, lines not counted) or the explorer (explorer.py:
+    its witness lines carry the same trigger_rule/2 atoms, its first grounding the same edition
+    table, and it counts the lines of play as it goes). limit: at most that many distinct outcomes."""
+    if driver == "steps":
+        from .explorer import enumerate_by_steps
+        return enumerate_by_steps(scenario, edition=edition, timeout=timeout, limit=limit)
+    return enumerate_outcomes(scenario, edition=edition, limit=limit, timeout=timeout, count=False)
+
+
+def diff_editions(scenario: Scenario, *, limit: int = 0, timeout: float | None = None,
+                  driver: str = "unrolled") -> EditionDiff:
     """Enumerate the scenario's outcomes under both editions and compare them
-    (timeout seconds for each edition). Raises ScenarioError on bad input."""
-    enumerations = tuple(enumerate_outcomes(scenario, edition=ed, limit=limit, timeout=timeout, count=False)
+    (timeout seconds for each edition; driver: enumerate_edition). Raises ScenarioError on bad input."""
+    enumerations = tuple(enumerate_edition(scenario, ed, limit=limit, timeout=timeout, driver=driver)
                          for ed in EDITIONS)
     games = [_game_sets(e) for e in enumerations]
     unions = [set().union(*g) if g else set() for g in games]
@@ -150,11 +165,11 @@ def diff_editions(scenario: Scenario, *, limit: int = 0, timeout: float | None =
 
 
 def diff_generated(bounds: Bounds, *, limit: int = 0, timeout: float | None = None,
-                   progress: Callable[[str], None] | None = None, state: Generation | None = None
-                   ) -> Iterator[tuple[str, EditionDiff | LookbackError]]:
+                   progress: Callable[[str], None] | None = None, state: Generation | None = None,
+                   driver: str = "unrolled") -> Iterator[tuple[str, EditionDiff | LookbackError]]:
     """The edition diff of every situation generate_situations(bounds) yields, with its
     scenario text, within timeout seconds in all (the generation stops there, and
-    `state.cut_short` says so). A situation the engine cannot run (e.g. a game that never
+    `state.cut_short` says so); driver: enumerate_edition. A situation the engine cannot run (e.g. a game that never
     ends) gives its error."""
     deadline = None if timeout is None else time.monotonic() + timeout
     say = progress or (lambda _text: None)
@@ -165,8 +180,8 @@ def diff_generated(bounds: Bounds, *, limit: int = 0, timeout: float | None = No
             path = Path(folder) / f"situation_{i}.lp"
             path.write_text(text)
             try:
-                result: EditionDiff | LookbackError = diff_editions(load_scenario(str(path), library=bounds.library), limit=limit,
-                                                                    timeout=left)
+                result: EditionDiff | LookbackError = diff_editions(load_scenario(str(path), library=bounds.library),
+                                                                    limit=limit, timeout=left, driver=driver)
             except LookbackError as error:
                 result = error
             yield text, result

@@ -40,6 +40,8 @@ from .expect import Lines
 from .run_errors import run_error
 from .scenario import Scenario
 
+#: why an enumeration stopped at its limit of distinct outcomes (--limit)
+LIMIT = "stopped after {limit} outcome(s) (--limit)"
 #: how often the count reports its progress (seconds)
 PROGRESS_EVERY = 0.5
 LINE_OF_PLAY = ("a line of play is one answer set: one choice of every target, every may, every optional "
@@ -192,7 +194,7 @@ def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit:
         raise error
     cut_short = run.cut_short
     if cut_short is not None and cut_short != TIMEOUT:
-        cut_short = f"stopped after {limit} outcome(s) (--limit)"
+        cut_short = LIMIT.format(limit=limit)
     outcomes: list[Outcome] = []
     for i, model in enumerate(run.models, start=1):
         atoms = outcome_of(model)

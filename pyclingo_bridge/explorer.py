@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Iterable
 
 from clingo import Function, Number, Symbol, parse_term
@@ -35,7 +36,7 @@ from clingo import Function, Number, Symbol, parse_term
 from . import resources
 from .batches import orders
 from .engine import MAX_HORIZON, TIMEOUT, settled_horizon
-from .enumeration import _trigger_kinds
+from .enumeration import LIMIT, _trigger_kinds
 from .errors import HorizonError, Location
 from .scenario import Scenario
 from .step_program import StepProgram
@@ -139,6 +140,9 @@ class Exploration:
     cut_short: str | None = None
     trigger_kinds: tuple = ()  # enumeration._trigger_kinds of each world's first grounding
     frontier_sizes: list[int] = field(default_factory=list)  # merged states ground at each step
+    #: bounded explorations (explore(bound=H)): the lines still running after step H, merged by node
+    open: list[Node] = field(default_factory=list)
+    program: StepProgram | None = None  # the step program explored (for idle_steps)
 
     @property
     def lines(self) -> int:
@@ -200,17 +204,23 @@ def _not_at_horizon(shown: Iterable[Symbol]) -> tuple[Symbol, ...]:
 
 def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
             max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None,
-            watch: Watch = Watch()) -> Exploration:
+            watch: Watch = Watch(), limit: int = 0, bound: int | None = None,
+            extra_files: tuple[str, ...] = ()) -> Exploration:
     """Every line of play of the scenario, one step at a time, merged by node (module docstring);
     watch: the expected atoms a node carries (Watch; none: lines merged by state and history alone).
     The time limit is checked before each step is ground: a step that
     would end past it (as long as the longest so far) is not begun, and the result says it was cut
-    short."""
+    short. limit: at most that many distinct outcomes; once they are found while lines are left to
+    explore, or a line ends in another, the result is cut short (enumeration.LIMIT). bound: explore
+    steps 1..bound only, as the unrolled program at that horizon (`lookback verify`): the lines
+    still running after it are kept in `open`. extra_files: encoding files added to the rules
+    (rules under test, invariants: `verify --with`)."""
     started = time.monotonic()
     say = progress or (lambda _text: None)
     args = (*options, "-c", f"edition={edition}") if edition is not None else options
-    program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program, args)
-    result = Exploration(scenario, edition)
+    files = [*resources.encoding_files(scenario.card_files), *map(Path, extra_files)]
+    program = StepProgram(files, scenario.program, args)
+    result = Exploration(scenario, edition, program=program)
     frontier: dict[tuple, Node] = {}
     kinds: set = set()
     for world in range(len(program.worlds)):
@@ -223,7 +233,9 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
             state, _quiet, shown = _read(shown)
             result.edition = next((str(a.arguments[0]) for a in shown if a.match("rules_edition", 1)), edition)
             own = _not_at_horizon(shown)
-            root = Node(state, frozenset(), lines=1, shown=own, world=world,
+            # what the line's history records of step 0 (an invariant broken by the initial state)
+            history = frozenset(x for x in map(str, shown) if x.startswith(HISTORY_OUTCOMES))
+            root = Node(state, history, lines=1, shown=own, world=world,
                         seen=watch.of(str(a) for a in own), counts=watch.start())
             key = (world, root.state, root.history, root.seen, root.counts)
             if key in frontier:
@@ -236,6 +248,9 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
     # horizon is known (below), as far as it or the expectations go
     idle: dict[tuple, tuple[Node, int, tuple[Symbol, ...], tuple[str, ...]]] = {}
     while frontier:
+        if bound is not None and t >= bound:  # the lines left are cut at the bound, not over
+            result.open = list(frontier.values())
+            break
         if t >= max_steps:
             raise HorizonError(Location(scenario.path), f"the game is still not quiescent after {t} steps "
                                "(a trigger loop, or a very long script)")
@@ -247,6 +262,9 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
             # longest step so far is the estimate of the next one
             if timeout is not None and time.monotonic() - started + longest >= timeout:
                 result.cut_short = TIMEOUT
+                return result
+            if limit and result.outcomes >= limit:  # lines are left: more outcomes may follow
+                result.cut_short = LIMIT.format(limit=limit)
                 return result
             began = time.monotonic()
             ctl = program.control(t, state_facts(node.state, t) + STATE_SHOWN, world=node.world)
@@ -277,7 +295,7 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                         else:
                             idle[key] = (leaf, t + 1, last, outcome)
                     else:
-                        _end(result, watch, leaf, last, outcome)
+                        _end(result, watch, leaf, last, outcome, limit)
                     continue
                 seen = node.seen | watch.of(str(a) for a in own)
                 key = (node.world, state, history, seen, counts)
@@ -287,6 +305,8 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                 else:
                     nxt.lines += lines
             longest = max(longest, time.monotonic() - began)
+            if result.cut_short is not None:  # past the limit of distinct outcomes (_end)
+                return result
         frontier = following
         t += 1
     horizon = settled_horizon(scenario, result.depth)
@@ -294,17 +314,27 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
         if timeout is not None and time.monotonic() - started + longest >= timeout:
             result.cut_short = TIMEOUT  # the lines left out are not counted: the result is incomplete
             return result
+        if limit and result.outcomes >= limit:
+            result.cut_short = LIMIT.format(limit=limit)
+            return result
         upto = min(watch.last_step, horizon)
         if upto > end:
-            steps = _idle(program, leaf.state, end, upto, leaf.world)
+            steps = idle_steps(program, leaf.state, end, upto, leaf.world)
             leaf.shown += steps
             leaf.seen |= watch.of(str(a) for a in steps)
-        _end(result, watch, leaf, last, outcome)
+        _end(result, watch, leaf, last, outcome, limit)
+        if result.cut_short is not None:
+            return result
     return result
 
 
-def _end(result: Exploration, watch: Watch, leaf: Node, last: tuple[Symbol, ...], outcome: tuple[str, ...]) -> None:
-    """A line of play over (quiescent after its step): its ending, by outcome and what it has shown."""
+def _end(result: Exploration, watch: Watch, leaf: Node, last: tuple[Symbol, ...], outcome: tuple[str, ...],
+         limit: int = 0) -> None:
+    """A line of play over (quiescent after its step): its ending, by outcome and what it has shown.
+    A new outcome past the limit of distinct outcomes is left out, and the result cut short."""
+    if limit and result.outcomes >= limit and all(e.outcome != outcome for e in result.endings.values()):
+        result.cut_short = LIMIT.format(limit=limit)
+        return
     seen = watch.at_end(leaf.seen, leaf.counts, last, outcome)
     ending = result.endings.get((outcome, seen))
     if ending is None:
@@ -313,7 +343,7 @@ def _end(result: Exploration, watch: Watch, leaf: Node, last: tuple[Symbol, ...]
         ending.lines += leaf.lines
 
 
-def _idle(program: StepProgram, state: State, t: int, last: int, world: int) -> tuple[Symbol, ...]:
+def idle_steps(program: StepProgram, state: State, t: int, last: int, world: int) -> tuple[Symbol, ...]:
     """The shown atoms of steps t+1..last from the state after step t of a line that is quiescent
     then (the idle steps the unrolled program shows up to its horizon), as the step program
     derives them: its one answer set, the horizon's atoms left out."""
@@ -326,19 +356,20 @@ def _idle(program: StepProgram, state: State, t: int, last: int, world: int) -> 
 
 def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float | None = None,
                        all_orders: bool = False, progress: Callable[[str], None] | None = None,
-                       options: tuple[str, ...] = ()):
-    """`lookback enumerate --driver steps`: the explorer's outcomes as an Enumeration (enumeration.py),
-    lines of play counted as `enumerate` counts them (interchangeable triggers' orders once, unless
-    all_orders). Cut short by the time limit: the outcomes found so far, counts as lower bounds.
-    Raises ScenarioError, as enumeration.enumerate_outcomes does, for an input error the run reveals
-    (a scripted action that cannot be performed in some line of play: run_errors.py)."""
+                       options: tuple[str, ...] = (), limit: int = 0):
+    """`lookback enumerate --driver steps` (and `diff --driver steps`): the explorer's outcomes as an
+    Enumeration (enumeration.py), lines of play counted as `enumerate` counts them (interchangeable
+    triggers' orders once, unless all_orders). Cut short by the time limit or by `limit` distinct
+    outcomes: the outcomes found so far, counts as lower bounds. Raises ScenarioError, as
+    enumeration.enumerate_outcomes does, for an input error the run reveals (a scripted action that
+    cannot be performed in some line of play: run_errors.py)."""
     from .engine import Run
     from .enumeration import Enumeration, Outcome
     from .run_errors import run_error
 
     started = time.monotonic()
     options = options + (() if all_orders else ("-c", "identical_orders=one", "-c", "batches=on"))
-    x = explore(scenario, edition, timeout=timeout, options=options, progress=progress)
+    x = explore(scenario, edition, timeout=timeout, options=options, progress=progress, limit=limit)
     exact = x.cut_short is None
     outcomes = tuple(Outcome(e.outcome, e.lines, exact, x.witness(e))
                      for e in sorted(x.endings.values(), key=lambda e: e.outcome))

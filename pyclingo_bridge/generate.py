@@ -36,6 +36,8 @@ MAX_PLAYERS = 4  # seat_name/2 of generate.lp
 _ORDER = ("edition", "player", "active_player", "starting_life", "card", "init_zone", "init_controller",
           "init_damage", "init_attached", "init_haunting", "init_stack", "init_target", "script", "script_target")
 _SITUATION = frozenset(SCENARIO_PREDICATES) - {"expect"}
+#: the generator's query: a situation with a line of play whose script can be performed
+PERFORMABLE = ":- script_failed(_, _).\n"
 
 
 class BoundsError(LookbackError):
@@ -207,20 +209,30 @@ def generate_situations(bounds: Bounds, *, timeout: float | None = None,
 
     Stops (without an error) after timeout seconds if given; `state.cut_short` then says so.
     """
-    grounding = Grounding(bounds, program=":- script_failed(_, _).\n")
+    grounding = Grounding(bounds, program=PERFORMABLE)
+    header = f"% Generated situation ({bounds.describe()})\n"
+    for atoms in situations(grounding, timeout=timeout, state=state):
+        yield scenario_text(atoms, header)
+
+
+def situations(grounding: Grounding, *, timeout: float | None = None,
+               state: Generation | None = None) -> Iterator[list[Symbol]]:
+    """The scenario facts of every situation the grounding's answer sets choose, each situation
+    once (its other lines of play blocked as it is found): generate_situations's search, on a
+    grounding of the caller's (verify_by_steps.py adds the rules under test). Stops after timeout
+    seconds, saying so in `state.cut_short`."""
     ctl = grounding.ctl
     ctl.configuration.solve.models = 0
     deadline = None if timeout is None else time.monotonic() + timeout
     universe = sorted({atom.symbol for name, arity in SCENARIO_PREDICATES.items() if name != "expect"
                        for atom in ctl.symbolic_atoms.by_signature(name, arity)})
-    header = f"% Generated situation ({bounds.describe()})\n"
     with ctl.solve(yield_=True) as handle:
         for model in handle:
             atoms = situation_atoms(model)
             chosen = set(atoms)
             # the same situation with another line of play is the same situation: block it
             model.context.add_nogood([(sym, sym in chosen) for sym in universe])
-            yield scenario_text(atoms, header)
+            yield atoms
             if deadline is not None and time.monotonic() >= deadline:
                 if state is not None:
                     state.cut_short = True

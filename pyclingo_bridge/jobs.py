@@ -279,18 +279,19 @@ def conflicts_output(path: str, edition: str | None, as_json: bool, timeout: flo
     return Output(text, notes, failed=any(not c.satisfiable for c in found))
 
 
-def diff_file(path: str, limit: int, timeout: float | None, library: CardLibrary | None = None):
+def diff_file(path: str, limit: int, timeout: float | None, library: CardLibrary | None = None,
+              driver: str = "unrolled"):
     """`lookback diff` of one scenario file: (its EditionDiff, notes); each edition's enumeration
-    has `timeout` seconds."""
+    has `timeout` seconds; driver: unrolled or steps (edition_diff.enumerate_edition)."""
     from .edition_diff import diff_editions
 
     scenario = load_scenario(path, library=library)
-    diff = diff_editions(scenario, limit=limit, timeout=timeout)
+    diff = diff_editions(scenario, limit=limit, timeout=timeout, driver=driver)
     guard.searched()
     return diff, own_card_notes(scenario, library)
 
 
-def diff_generated_all(bounds, limit: int, timeout: float | None):
+def diff_generated_all(bounds, limit: int, timeout: float | None, driver: str = "unrolled"):
     """`lookback diff --generate`: [(situation text, EditionDiff or LookbackError)], and whether
     the generation was cut short by the time limit."""
     from .edition_diff import diff_generated
@@ -298,17 +299,17 @@ def diff_generated_all(bounds, limit: int, timeout: float | None):
 
     generation = Generation()
     results = list(diff_generated(bounds, limit=limit, timeout=time_left(timeout, guard.run_started()),
-                                  progress=guard.progress, state=generation))
+                                  progress=guard.progress, state=generation, driver=driver))
     guard.searched()
     return results, generation.cut_short
 
 
 def verify_report(bounds, names: tuple[str, ...], encodings: tuple[str, ...], timeout: float | None,
-                  horizon_check: bool, invariant_files: tuple[str, ...]):
-    """`lookback verify`'s search: its verify.Report."""
+                  horizon_check: bool, invariant_files: tuple[str, ...], driver: str = "unrolled"):
+    """`lookback verify`'s search (driver: unrolled, or steps: verify_by_steps.py): its verify.Report."""
     from .verify import verify
 
     report = verify(bounds, names, encodings, time_left(timeout, guard.run_started()), horizon_check=horizon_check,
-                    invariant_files=invariant_files)
+                    invariant_files=invariant_files, driver=driver)
     guard.searched()
     return report

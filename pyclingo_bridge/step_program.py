@@ -105,11 +105,21 @@ def _collector(statements: list) -> Callable:
     return lambda stm: statements.append(stm) if stm.ast_type not in (A.Program, A.Comment) else None
 
 
+#: the statements of the last files parsed, by (path, modification time, size) of each: `diff` and
+#: `verify` explore many scenarios over the same encodings in one process (a parse is about 0.2 s)
+_parsed: dict[tuple, list] = {}
+
+
 def _parse(files: Iterable[Path]) -> list:
-    statements: list = []
-    for path in files:
-        resources.parse_alone(Path(path), _collector(statements))
-    return statements
+    files = [Path(path) for path in files]
+    key = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in files)
+    if key not in _parsed:
+        statements: list = []
+        for path in files:
+            resources.parse_alone(path, _collector(statements))
+        _parsed.clear()
+        _parsed[key] = statements
+    return list(_parsed[key])
 
 
 def _split(statements: list, known: Iterable[tuple[str, int]] = ()) -> tuple[list[bool], set]:

@@ -25,6 +25,11 @@ test states). Each gets one verdict, and the verdict never claims more than was 
   an induction step: it ranges over exactly the states the game reaches from the
   situations within the bounds, and holds for those situations only.
 
+The bounded search runs by either driver (`--driver`): one solve call over the unrolled grounding
+of every situation and line of play (the default), or the explorer, situation by situation
+(verify_by_steps.py); both search the same lines up to the same horizon and give the same
+verdicts. What is not exercised and the every-horizon check read the unrolled grounding.
+
 There is no induction step over "arbitrary" states: a sound one must range over every
 state the game can reach (triggers waiting and on the stack with their history, later
 incarnations, tokens, any life, damage and script position), and a state of these
@@ -272,10 +277,14 @@ def exercised(grounding: Grounding, chosen: list[Invariant]) -> dict[str, str]:
 
 def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ...] = (),
            timeout: float | None = None, horizon_check: bool = True,
-           invariant_files: tuple[str, ...] = ()) -> Report:
+           invariant_files: tuple[str, ...] = (), driver: str = "unrolled") -> Report:
     """The bounded search of every chosen invariant, then (if some are proven up to the
     horizon) the every-horizon check. encodings: rules under test (their invariants, if any,
-    are checked too); invariant_files: files of invariants (each must state one)."""
+    are checked too); invariant_files: files of invariants (each must state one). driver:
+    the bounded search by one solve call over the unrolled grounding of every situation and
+    line (unrolled), or by the explorer, situation by situation (steps: verify_by_steps.py);
+    what may be violated at all (not exercised) and the every-horizon check read the unrolled
+    grounding under both."""
     bounds.check()
     extra = read_encodings(encodings) + read_encodings(invariant_files)
     known = invariants() + user_invariants(tuple(encodings), False) + user_invariants(tuple(invariant_files), True)
@@ -289,7 +298,11 @@ def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ..
     derivable = exercised(grounding, chosen)
     alive = [inv for inv in chosen if inv.name in derivable]
     counterexamples: list[Counterexample] = []
-    finished = _search(grounding, bounds, chosen, alive, counterexamples, deadline)
+    if driver == "steps":
+        from .verify_by_steps import search_by_steps
+        finished = search_by_steps(bounds, chosen, alive, counterexamples, deadline, extra)
+    else:
+        finished = _search(grounding, bounds, chosen, alive, counterexamples, deadline)
     solved = time.monotonic()
     refuted = {name: v for cx in counterexamples for v in cx.violations for name in [_name(v.arguments[0])]}
     check = None
@@ -323,8 +336,8 @@ def _search(grounding: Grounding, bounds: Bounds, chosen: list[Invariant], alive
         for inv in chosen:
             ctl.assign_external(Function("verify_alive", [String(inv.name)]), inv.name in remaining)
         models: list[Counterexample] = []
-        finished, _ = solve_until(ctl, lambda m: models.append(_counterexample(m, set(remaining), bounds, by_name)),
-                                  deadline)
+        finished, _ = solve_until(ctl, lambda m: models.append(counterexample(
+            m.symbols(atoms=True), situation_atoms(m), set(remaining), bounds, by_name)), deadline)
         if not finished and not models:
             return False
         if not models:
@@ -360,12 +373,16 @@ def _open_line(model: Model) -> str:
             f"e.g. with {cards}" + (f" and the script {script}" if script else ""))
 
 
-def _counterexample(model: Model, names: set[str], bounds: Bounds, rules: dict[str, Invariant]) -> Counterexample:
-    atoms = model.symbols(atoms=True)
+def counterexample(atoms: list[Symbol], situation: list[Symbol], names: set[str], bounds: Bounds,
+                   rules: dict[str, Invariant]) -> Counterexample:
+    """The scenario of a line of play (its atoms: those an answer set has, or the shown atoms of
+    the explorer's line) from a situation (its scenario facts) that violates invariants named in
+    `names`: the situation, the targets the line chose for its cast spells, the line in words up to
+    the first violation, and `expect(none, ...)` of the violations of that step."""
     violations = sorted((s for s in atoms if s.match("violation", 2) and _name(s.arguments[0]) in names),
                         key=lambda s: (s.arguments[1].number, str(s)))
     first_step = violations[0].arguments[1].number
-    situation = situation_atoms(model) + _pinned_targets(atoms)
+    situation = list(situation) + _pinned_targets(atoms)
     lines = [f"% Counterexample found by `lookback verify` ({bounds.describe()})."]
     for v in violations:
         inv = rules[_name(v.arguments[0])]
@@ -389,8 +406,8 @@ def _pinned_targets(atoms: list[Symbol]) -> list[Symbol]:
     cast_at = {s.arguments[0].arguments[1]: s.arguments[1].number for s in atoms
                if s.match("happens", 2) and s.arguments[0].match("cast", 2)}
     pinned = []
-    for s in atoms:
-        if s.match("chosen_target", 4) and cast_at.get(s.arguments[0]) in action_at:
+    for s in atoms:  # target(I, K, X): the target K chosen for I (shown; stack.lp)
+        if s.match("target", 3) and cast_at.get(s.arguments[0]) in action_at:
             target = s.arguments[2]
             ident = target.arguments[0] if target.match("obj", 2) else target
             pinned.append(Function("script_target", [action_at[cast_at[s.arguments[0]]], s.arguments[1], ident]))

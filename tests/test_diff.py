@@ -229,7 +229,7 @@ def test_a_generation_cut_short_says_other_situations_were_not_compared(monkeypa
     summary must not read as if every situation within the bounds had been compared (exit 3)."""
     same = diff_editions(load_scenario(str(SCENARIOS / "seed_603_10a_wipe.lp")))
 
-    def one_then_out_of_time(bounds, *, limit=None, timeout=None, progress=None, state=None):
+    def one_then_out_of_time(bounds, *, limit=None, timeout=None, progress=None, state=None, driver="unrolled"):
         yield "% the situation\n", same
         state.cut_short = True
 
