@@ -140,9 +140,9 @@ def test_a_difference_fails_with_the_situation_and_the_command_that_draws_it(tmp
 
     end = explorer._end
 
-    def counted_twice(result, watch, leaf, last, outcome):
+    def counted_twice(result, watch, leaf, *rest):
         leaf.lines *= 2
-        end(result, watch, leaf, last, outcome)
+        end(result, watch, leaf, *rest)
 
     monkeypatch.setattr(explorer, "_end", counted_twice)
     with pytest.raises(AssertionError) as failed:
