@@ -4,7 +4,7 @@ With -c identical_orders=one -c batches=on (`enumerate`) a batch of countable tr
 what is left of it may resolve as one step; a line of play then stands for every order of the
 objects that left the stack together, or were still there when the game ended, as the encodings
 report them: left_together(I, B, Rank, T), the triggered ability I of the batch (B, Rank) left
-the stack at step T (or T = end). Those orders are counted as a fixed order counts them
+the stack at step T; still_together(I, B, Rank), it is still there at the horizon (T = "end" here). Those orders are counted as a fixed order counts them
 (interchangeable triggers once, CR 603.3b): for each (B, Rank, T), the multinomial over the
 abilities, (K1 + ... + Kn)! / (K1! ... Kn!) for Ki objects of ability i, in Python's integers
 (far past clingo's 32-bit numbers for large boards). Counting only: no game decision is made here.
@@ -20,13 +20,17 @@ from clingo import Symbol
 
 
 def orders(atoms: Iterable[Symbol], step: int | str | None = None) -> int:
-    """The orders the left_together/4 atoms among atoms stand for (of step `step` only, an int or
-    "end"; every step when None): the product over (batch, rank, step) of the multinomial."""
+    """The orders the left_together/4 and still_together/3 atoms among atoms stand for (of step
+    `step` only, an int or "end" for still_together/3; every step when None): the product over
+    (batch, rank, step) of the multinomial."""
     groups: dict[tuple[str, str, str], Counter] = defaultdict(Counter)
     for a in atoms:
-        if not a.match("left_together", 4):
+        if a.match("left_together", 4):
+            item, b, rank, t = a.arguments
+        elif a.match("still_together", 3):
+            (item, b, rank), t = a.arguments, "end"
+        else:
             continue
-        item, b, rank, t = a.arguments
         if step is not None and str(t) != str(step):
             continue
         groups[(str(b), str(rank), str(t))][str(item.arguments[0])] += 1  # by ability: tr(Ab, ...)

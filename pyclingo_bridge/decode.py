@@ -84,6 +84,7 @@ class Step(NamedTuple):
     fizzled: tuple[str, ...]
     removed_no_target: tuple[str, ...]
     haunts: tuple[tuple[str, str], ...] = ()  # (exiled card, object it haunts), CR 702.55b
+    at_once: bool = False  # what was left of a batch on top of the stack resolved as one (batches.lp)
 
 
 class AnswerSet(NamedTuple):
@@ -187,12 +188,15 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("order", 2): lambda c, a: c.lists["orders"].append((str(a[0]), a[1].number)),
     ("left_together", 4): lambda c, a: c.lists["left_together"].append(
         (str(a[0]), a[1].number, a[2].number, str(a[3]))),
+    ("still_together", 3): lambda c, a: c.lists["left_together"].append(
+        (str(a[0]), a[1].number, a[2].number, "end")),
     ("mode", 2): lambda c, a: c.lists["modes"].append((str(a[0]), a[1].number)),
     ("pt", 4): lambda c, a: c.lists["pt"].append((str(a[0]), str(a[1]), a[2].number, a[3].number)),
     ("final_pt", 3): lambda c, a: c.lists["final_pt"].append((str(a[0]), str(a[1]), a[2].number)),
     ("stack_key", 2): lambda c, a: c.stack_keys.__setitem__(str(a[0]), a[1]),
     ("resolved", 2): lambda c, a: c.at("resolved", a[1], str(a[0])),
     ("fizzles", 2): lambda c, a: c.at("fizzled", a[1], str(a[0])),
+    ("at_once", 1): lambda c, a: c.at("at_once", a[0], True),
     ("rules_edition", 1): lambda c, a: setattr(c, "edition", str(a[0])),
     ("unfinished", 0): lambda c, a: setattr(c, "unfinished", True),
     ("game_ends", 1): lambda c, a: setattr(c, "game_ends", a[0].number),
@@ -278,7 +282,7 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
              damage=tuple(sorted(ps["damage"][t])), lost=tuple(sorted(ps["lost"][t])),
              resolved=tuple(sorted(ps["resolved"][t])), fizzled=tuple(sorted(ps["fizzled"][t])),
              removed_no_target=tuple(sorted(ps["removed_no_target"][t])),
-             haunts=tuple(sorted(ps["haunts"][t])))
+             haunts=tuple(sorted(ps["haunts"][t])), at_once=bool(ps["at_once"][t]))
         for t in sorted(set(c.step_kind) | {0}))
     lists = {name: tuple(sorted(values, key=_script_failure_order if name == "script_failures" else None))
              for name, values in c.lists.items()}

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from clingo import Control, Model, Symbol
+from clingo import Control, Function, Model, Symbol
 
 from .batches import orders
 from .engine import TIMEOUT, Run, _wait, solve_keeping_control
@@ -141,9 +141,15 @@ def _count(ctl: Control, outcome: tuple[Symbol, ...], limit: int, deadline: floa
     chosen = set(outcome)
     assumptions = [(atom.symbol, atom.symbol in chosen) for atom in ctl.symbolic_atoms.by_signature("outcome", 1)]
     found = [0]
+    # one answer set may stand for several orders in a game of batches (batches.py): read only
+    # the atoms that say so, and only there (the shown atoms of each of 40,320 answer sets with
+    # every order cost a hundred times the solving)
+    together = [a.symbol for signature in (("left_together", 4), ("still_together", 3))
+                for a in ctl.symbolic_atoms.by_signature(*signature)]
+    batched = Function("batched_play")
 
     def on_model(model: Model) -> None:
-        found[0] += orders(model.symbols(shown=True))  # one answer set may stand for several orders
+        found[0] += orders([a for a in together if model.contains(a)]) if model.contains(batched) else 1
 
     ctl.configuration.solve.models = limit
     ctl.configuration.solve.project = "no"

@@ -58,6 +58,8 @@ def _kind(step: Step, script: dict[int, Symbol]) -> str:
         number = kind.arguments[0].number
         action = script.get(number)
         return f"scripted action {number}: {_relabel(action) if action is not None else '?'}"
+    if kind.match("resolve", 1) and step.at_once:
+        return f"resolution of a batch of {len(step.resolved)} as one"
     if kind.match("resolve", 1):
         return f"resolution of {_relabel(kind.arguments[0])}"
     return _KINDS.get(step.kind, step.kind)
@@ -83,6 +85,9 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
     lines += [f"  haunting ends: {label(e)} no longer haunts {label(x)} (CR 400.7)"
               for e, x in sorted(was - set(step.haunts))]
     lines += [f"  fizzled (all targets illegal): {label(i)}" for i in step.fizzled]
+    if step.at_once:
+        lines.append("  resolved as one (a batch, CR 603.3b; asp/triggers/batches.lp): "
+                     + ", ".join(label(i) for i in step.resolved))
     lines += [f"  lost the game: {p}" for p in step.lost if not previous or p not in previous.lost]
     if model.game_ends == step.index:
         lines.append("  the game is over (CR 104.1): nothing happens after this step")

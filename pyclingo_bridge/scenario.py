@@ -28,7 +28,7 @@ SCENARIO_PREDICATES: dict[str, int] = {
     "init_zone": 2, "init_controller": 2, "init_attached": 2, "init_damage": 2,
     "init_stack": 2, "init_target": 3, "init_counters": 3, "library_position": 2,
     "init_haunting": 2, "script": 2, "script_target": 3, "edition": 1, "expect": 2,
-    "token_rounds": 1, "trigger_target": 4,
+    "token_rounds": 1, "batches": 1, "trigger_target": 4,
 }
 #: expect/3 is the edition-bound form of expect/2
 _ARITIES: dict[str, set[int]] = {name: {arity} for name, arity in SCENARIO_PREDICATES.items()}
@@ -49,7 +49,7 @@ _ONCE: dict[str, tuple[int, str]] = {
     "init_attached": (1, "what {} is attached to"), "init_damage": (1, "the damage on {}"),
     "init_stack": (1, "the stack place of {}"), "init_target": (2, "target {1} of {0}"),
     "script_target": (2, "target {1} of script action {0}"), "edition": (0, "the edition"),
-    "token_rounds": (0, "token_rounds"), "trigger_target": (3, "target {2} of ability {1} of {0}"),
+    "token_rounds": (0, "token_rounds"), "batches": (0, "batches"), "trigger_target": (3, "target {2} of ability {1} of {0}"),
     "init_haunting": (1, "what {} haunts"),
 }
 #: where a piece must start for a fact about it to make sense (fact -> argument -> zones)
@@ -379,6 +379,7 @@ class _Checker:
             "trigger_target": self.check_trigger_target,
             "edition": lambda f: self.names(f, f.args[0], self.vocab.editions, "edition"),
             "token_rounds": lambda f: self.is_number(f, f.args[0], "token_rounds(R): R", 1, MAX_TOKEN_ROUNDS),
+            "batches": lambda f: self.names(f, f.args[0], frozenset({"on"}), "value of batches/1"),
             "expect": self.check_expect,
         }
         for fact in self.facts:
