@@ -256,9 +256,14 @@ def _exercise(job: tuple[Path, str, float]) -> Exercise:
     return exercise(*job)
 
 
-@cache
 def bundled_exercises(timeout: float = RUN_TIMEOUT) -> tuple[Exercise, ...]:
-    """Every bundled scenario under every edition, in parallel (computed once a process)."""
+    """Every bundled scenario under every edition, in parallel (computed once a process for a
+    timeout, however it is passed: the command's and the test fixture's calls share it)."""
+    return _bundled_exercises(float(timeout))
+
+
+@cache
+def _bundled_exercises(timeout: float) -> tuple[Exercise, ...]:
     from concurrent.futures import ProcessPoolExecutor  # only here: multiprocessing is slow to import
 
     jobs = [(p, e, timeout) for p in resources.bundled_scenarios() for e in EDITIONS]
