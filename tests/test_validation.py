@@ -47,6 +47,8 @@ REFUSED = {
     "script_gap": ("script(2, resolve).", 1, "script numbers must run 1, 2, 3"),
     "unknown_action": ("script(1, attack(alice, bear)).", 1, "unknown scripted action attack(alice,bear)"),
     "unknown_edition": ("edition(1999).", 1, "unknown edition 1999"),
+    "batches_not_on": ("batches(off).", 1, "unknown value of batches/1 off (known: on)"),
+    "batches_twice": ("batches(on). batches(on).", 14, "batches is given twice"),
     "unknown_expect_edition": ("expect(all, final_life(alice, 20), 1999).", 1, "unknown edition 1999"),
     "unknown_mode": ("expect(most, final_life(alice, 20)).", 1, "unknown expectation mode most"),
     "unshown_atom": ("expect(all, unplaced(x, alice, 1, 2)).", 1, "unplaced/4 is not shown by show.lp"),
