@@ -2,7 +2,8 @@
 
 The explorer grounds the step program for step t+1 from the state after step t (docs/step-form.md);
 the rules read the step only relative to the step before (the state), so one state ground as step
-10 and as step 1,000 must give the same ground program: the same atoms and rules, exactly. The
+10 and as step 1,000 must give a ground program of the same size: as many atoms and as many rules
+(their step arguments differ, so the programs are compared by their counts). The
 timing of the same comparison is a benchmark (`python -m benchmarks --explorer`).
 """
 
