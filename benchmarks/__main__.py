@@ -33,6 +33,7 @@ from .families import FAMILIES, Case, wipe, wipe_derive
 from .measure import MAIN, REFERENCE, ROOT, ground_and_solve, measure_in_child
 from .profile import COLUMNS as PROFILE_COLUMNS
 from .profile import profile
+from .report import fmt, table
 
 COLUMNS = ("family", "size", "atoms", "rules", "sccs", "ground_s", "solve_s", "models", "peak_mib", "note")
 
@@ -47,18 +48,6 @@ def run_case(case: Case, timeout: float) -> dict:
         notes.append(f"expected {case.expect_models} answer set(s)")
     row["note"] = "; ".join(notes)
     return row
-
-
-def fmt(v: object) -> str:
-    if isinstance(v, float):
-        return f"{v:.3f}"
-    return "-" if v is None else str(v)
-
-
-def table(rows: list[dict], columns: tuple[str, ...] = COLUMNS) -> str:
-    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(fmt(r.get(c)) for c in columns) + " |" for r in rows]
-    return "\n".join(lines)
 
 
 def fit(xs: list[float], ys: list[float]) -> float | None:
@@ -297,7 +286,7 @@ def update_family_docs(path: Path, rows: list[dict], growth: list[dict], command
     families = {r["family"] for r in rows}
     text = _section(path.read_text(), "Families", family_list() + [
         "", f"Rows of {', '.join(f'`{f}`' for f in sorted(families))} measured by `{command}`.", ""])
-    text = _table_rows(text, "Measurements", families, table(rows).split("\n")[2:])
+    text = _table_rows(text, "Measurements", families, table(rows, COLUMNS).split("\n")[2:])
     text = _table_rows(text, "Growth (log-log least squares)", families,
                        table(growth, GROWTH_COLUMNS).split("\n")[2:])
     dbl = [d for fam, p in DOUBLINGS if fam in families for d in doubling(rows, fam, p)]
@@ -331,7 +320,7 @@ def markdown(report: dict, command: str) -> str:
         "",
     ]
     parts += family_list()
-    parts += ["", "## Measurements", "", table(r["rows"]), "",
+    parts += ["", "## Measurements", "", table(r["rows"], COLUMNS), "",
               *bridge_section(r["bridge"]),
               "## Trigger derivation against the minimal reference", "",
               "The wipe with the horizon ending at the wipe's step (no stacking, no resolution) against "
@@ -469,7 +458,7 @@ def main(argv: list[str] | None = None) -> int:
         if a.json:
             print(json.dumps({"rows": rows, "fits": growth}, indent=2, default=str))
         else:
-            print(f"\n## measurements\n\n{table(rows)}\n\n## growth\n\n{table(growth, GROWTH_COLUMNS)}")
+            print(f"\n## measurements\n\n{table(rows, COLUMNS)}\n\n## growth\n\n{table(growth, GROWTH_COLUMNS)}")
         if a.docs:
             update_family_docs(Path(a.docs), rows, growth, command)
         return 0
@@ -484,7 +473,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.json:
         print(json.dumps({k: v for k, v in report.items() if k != "analysis"}, indent=2, default=str))
     else:
-        for title, body in (("measurements", table(rows)),
+        for title, body in (("measurements", table(rows, COLUMNS)),
                             ("bridge overhead", table(bridge, BRIDGE_COLUMNS)),
                             ("trigger derivation", table([deriv], ("size", "engine_s", "reference_s", "ratio",
                                                                    "engine_atoms", "reference_atoms"))),

@@ -202,6 +202,22 @@ def _not_at_horizon(shown: Iterable[Symbol]) -> tuple[Symbol, ...]:
     return tuple(a for a in shown if (a.name, len(a.arguments)) not in AT_HORIZON)
 
 
+def first_line_states(scenario: Scenario, steps: int,
+                      options: tuple[str, ...] = ("-c", "identical_orders=one")) -> tuple[StepProgram, list[State]]:
+    """The step program of the scenario and the states after steps 0..steps-1 of one line of play
+    (the first answer set of each step): a state to ground a step from, for measurements and tests."""
+    program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program, options)
+    states: list[State] = []
+    ctl = program.control(-1, STATE_SHOWN)
+    for t in range(steps):
+        ctl.ground([("base", [])])
+        models: list[list[Symbol]] = []
+        ctl.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
+        states.append(_read(models[0])[0])
+        ctl = program.control(t, state_facts(states[-1], t) + STATE_SHOWN)
+    return program, states
+
+
 def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
             max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None,
             watch: Watch = Watch(), limit: int = 0, bound: int | None = None,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 
 from pyclingo_bridge import resources
-from pyclingo_bridge.explorer import STATE_SHOWN, _read
+from pyclingo_bridge.explorer import STATE_SHOWN, first_line_states
 from pyclingo_bridge.scenario import load_scenario
 from pyclingo_bridge.step_program import StepProgram
 from pyclingo_bridge.step_state import state_facts
@@ -31,18 +31,7 @@ def _sizes(program: StepProgram, state, t: int) -> tuple[int, int]:
 @functools.cache
 def _states(name: str, steps: int) -> tuple[StepProgram, list]:
     """The step program of a bundled scenario and the states of its first line after steps 0..steps-1."""
-    scenario = load_scenario(SCENARIOS / name)
-    program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program,
-                          ("-c", "identical_orders=one"))
-    states = []
-    ctl = program.control(-1, STATE_SHOWN)
-    for t in range(steps):
-        ctl.ground([("base", [])])
-        models: list = []
-        ctl.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
-        states.append(_read(models[0])[0])
-        ctl = program.control(t, state_facts(states[-1], t) + STATE_SHOWN)
-    return program, states
+    return first_line_states(load_scenario(SCENARIOS / name), steps)
 
 
 def test_one_state_grounds_alike_as_step_10_and_as_step_1000() -> None:
