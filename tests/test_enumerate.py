@@ -146,7 +146,7 @@ def test_text_output_shows_outcomes_counts_and_witnesses() -> None:
     assert out.count("  witness line:") == 2
     assert "      events: draw(alice, 1); move(lions, library, hand)" in out
     assert out[-2] == "2 distinct outcome(s), 2 line(s) of play; complete: every outcome found, every line of play counted"
-    assert out[-1].startswith("(a line of play is one answer set")
+    assert out[-1].startswith("(a line of play is one choice of every target")
 
 
 def test_a_loss_is_an_outcome_of_its_own() -> None:
