@@ -102,6 +102,8 @@ class Watch:
 
     def of(self, texts: Iterable[str]) -> frozenset[str]:
         """The watched atoms among texts (atoms as printed)."""
+        if not self.atoms and not self.prefixes:
+            return frozenset()
         return frozenset(x for x in texts if x in self.atoms or x.startswith(self.prefixes))
 
     def start(self) -> tuple[tuple[str, int], ...]:
@@ -134,8 +136,9 @@ class Exploration:
     scenario: Scenario
     edition: str | None  # the edition in force (rules_edition/1)
     endings: dict[tuple, Ending] = field(default_factory=dict)  # by (outcome, seen): Ending
-    step_models: int = 0  # answer sets of single steps solved
-    groundings: int = 0  # steps ground (one per merged state)
+    step_models: int = 0  # answer sets of single steps (or windows) solved
+    groundings: int = 0  # groundings: one per merged state, a window of steps, or a retry
+    retries: int = 0  # windows ground again shorter (explore: the line ended or branched inside)
     depth: int = 0  # the last step of the longest line
     cut_short: str | None = None
     trigger_kinds: tuple = ()  # enumeration._trigger_kinds of each world's first grounding
@@ -180,26 +183,74 @@ class Exploration:
 #: grounding) and whether the game is quiescent then, so that a model is read without its other atoms
 STATE_SHOWN = "".join(f"#show state({p}({', '.join(f'X{i}' for i in range(n - 1))})) : "
                       f"{p}({', '.join([*(f'X{i}' for i in range(n - 1)), 'horizon'])}).\n"
-                      for p, n in STATE_PREDICATES.items()) + "#show quiet : quiescent(horizon).\n"
+                      for p, n in STATE_PREDICATES.items()) + "#show quiet : quiescent(horizon).\n" \
+    "#show quiet_at(T) : quiescent(T), step(T), start < T, T < horizon.\n"
+
+#: the longest run of steps ground as one (a window, below)
+MAX_WINDOW = 8
+#: a window is tried only after groundings of at most so many atoms a step: the grounder cannot
+#: know which step an object on the stack resolves at, so a window over a large stack grounds
+#: every resolution at each of its steps (a wipe's 1,000 triggers: minutes, not seconds)
+WINDOW_ATOMS = 10_000
 
 
-def _read(shown: Iterable[Symbol]) -> tuple[State, bool, list[Symbol]]:
-    """The state after the step, whether the game is quiescent then, and the other shown atoms."""
-    state, quiet, rest = [], False, []
+def _window(ctl, t: int, k: int) -> tuple[list[list[Symbol]] | None, int]:
+    """Solve a grounding of steps t+1..t+k: the lines from one state through k steps, not merged
+    between them. A window of one step gives every answer set; a longer one only a single line
+    that runs through all its steps. Returns the answer sets and k, or None and the window to
+    ground instead: up to the step the line ends at (the game is quiescent before the last), or
+    one step (the steps branch, or no line runs through: a dead end is found one step at a time)."""
+    models: list[list[Symbol]] = []
+
+    def keep(m) -> bool:
+        models.append(m.symbols(shown=True))
+        return k == 1 or len(models) < 2
+
+    ctl.solve(on_model=keep)
+    if k == 1:
+        return models, k
+    if len(models) != 1:
+        return None, 1
+    ends = [a.arguments[0].number for a in models[0] if a.match("quiet_at", 1)]
+    return (None, min(ends) - t) if ends else (models, k)
+
+
+def _read(shown: Iterable[Symbol]) -> tuple[State, bool, list[Symbol], list[str]]:
+    """The state after the step, whether the game is quiescent then, and the other shown atoms
+    with their texts (each symbol printed once: reading a symbol's parts costs a call into clingo)."""
+    state, quiet, rest, texts = [], False, [], []
     for a in shown:
-        if a.name == "state" and len(a.arguments) == 1:
-            state.append(str(a.arguments[0]))
-        elif a.name == "quiet" and not a.arguments:
+        x = str(a)
+        if x.startswith("state("):
+            state.append(x[len("state("):-1])
+        elif x == "quiet":
             quiet = True
-        else:
+        elif not x.startswith("quiet_at("):
             rest.append(a)
-    return tuple(sorted(state)), quiet, rest
+            texts.append(x)
+    return tuple(sorted(state)), quiet, rest, texts
 
 
-def _not_at_horizon(shown: Iterable[Symbol]) -> tuple[Symbol, ...]:
+#: the names of the predicates of AT_HORIZON
+_HORIZON_NAMES = frozenset(name for name, _ in AT_HORIZON)
+
+
+def _at_horizon(a: Symbol, text: str) -> bool:
+    name = text.split("(", 1)[0]
+    return name in _HORIZON_NAMES and (name, len(a.arguments)) in AT_HORIZON
+
+
+def _not_at_horizon(shown: Iterable[Symbol], texts: Iterable[str] | None = None) -> tuple[Symbol, ...]:
     """The shown atoms of a step's grounding but those of its horizon (AT_HORIZON). The atoms at
     the step it started from repeat those the step before derived, and merge with them."""
-    return tuple(a for a in shown if (a.name, len(a.arguments)) not in AT_HORIZON)
+    shown = list(shown)
+    texts = map(str, shown) if texts is None else texts
+    return tuple(a for a, x in zip(shown, texts) if not _at_horizon(a, x))
+
+
+def _batch_atoms(shown: list[Symbol], texts: list[str]) -> list[Symbol]:
+    """The atoms batches.orders counts."""
+    return [a for a, x in zip(shown, texts) if x.startswith(("left_together(", "still_together("))]
 
 
 def first_line_states(scenario: Scenario, steps: int,
@@ -246,13 +297,13 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
         first: list[list[Symbol]] = []
         initial.solve(on_model=lambda m: first.append(m.symbols(shown=True)))
         for shown in first:
-            state, _quiet, shown = _read(shown)
+            state, _quiet, shown, texts = _read(shown)
             result.edition = next((str(a.arguments[0]) for a in shown if a.match("rules_edition", 1)), edition)
-            own = _not_at_horizon(shown)
+            own = _not_at_horizon(shown, texts)
             # what the line's history records of step 0 (an invariant broken by the initial state)
-            history = frozenset(x for x in map(str, shown) if x.startswith(HISTORY_OUTCOMES))
+            history = frozenset(x for x in texts if x.startswith(HISTORY_OUTCOMES))
             root = Node(state, history, lines=1, shown=own, world=world,
-                        seen=watch.of(str(a) for a in own), counts=watch.start())
+                        seen=watch.of(x for a, x in zip(shown, texts) if not _at_horizon(a, x)), counts=watch.start())
             key = (world, root.state, root.history, root.seen, root.counts)
             if key in frontier:
                 frontier[key].lines += 1
@@ -263,6 +314,10 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
     # lines quiescent before a step an expectation names: their idle steps are ground once the
     # horizon is known (below), as far as it or the expectations go
     idle: dict[tuple, tuple[Node, int, tuple[Symbol, ...], tuple[str, ...]]] = {}
+    # a single line of play (one state, nothing else left to explore) is ground `stride` steps at a
+    # time (a window: _window): one grounding's fixed cost for several steps. Each window that
+    # runs through doubles the stride (up to MAX_WINDOW); one that branches falls back to one step
+    stride, calm = 1, 0
     while frontier:
         if bound is not None and t >= bound:  # the lines left are cut at the bound, not over
             result.open = list(frontier.values())
@@ -273,6 +328,8 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
         say(f"explore: step {t + 1}, {len(frontier)} state(s), {len(result.endings)} outcome(s) so far")
         result.frontier_sizes.append(len(frontier))
         following: dict[tuple, Node] = {}
+        k = min(stride, MAX_WINDOW, max_steps - t, (bound - t) if bound is not None else MAX_WINDOW) \
+            if len(frontier) == 1 else 1
         for node in frontier.values():
             # a step that would end past the limit is not begun (the guard would kill it): the
             # longest step so far is the estimate of the next one
@@ -283,37 +340,54 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                 result.cut_short = LIMIT.format(limit=limit)
                 return result
             began = time.monotonic()
-            ctl = program.control(t, state_facts(node.state, t) + STATE_SHOWN, world=node.world)
-            ctl.ground([("base", [])])
-            result.groundings += 1
-            models: list[list[Symbol]] = []
-            ctl.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
+            models, branched = None, False
+            while models is None:
+                ctl = program.control(t, state_facts(node.state, t) + STATE_SHOWN, world=node.world, horizon=t + k)
+                ctl.ground([("base", [])])
+                result.groundings += 1
+                tried = k
+                models, k = _window(ctl, t, k)
+                result.retries += models is None
+                branched |= models is None and k == 1 and tried > 1
+            if branched:  # the game branches near here: one step at a time for two steps more
+                stride, calm = 1, -1
+            elif len(frontier) == 1 and len(models) == 1 and len(ctl.symbolic_atoms) <= WINDOW_ATOMS * k:
+                calm += 1
+                stride = min(2 * k, MAX_WINDOW) if calm > 0 else 1
+            else:
+                stride, calm = 1, 0
             for shown in models:
                 result.step_models += 1
-                state, quiet, shown = _read(shown)
-                texts = [str(a) for a in shown]
-                # the orders of a batch resolved as one (batches.py); at the end, of what is left
-                lines = node.lines * orders(shown, t + 1) * (orders(shown, "end") if quiet else 1)
+                state, quiet, shown, texts = _read(shown)
+                # the orders of a batch resolved as one (batches.py), at each step of the window;
+                # at the end, of what is left
+                batched = _batch_atoms(shown, texts)
+                lines = node.lines * (orders(batched, "end") if quiet else 1)
+                for step in range(t + 1, t + k + 1):
+                    lines *= orders(batched, step)
                 history = node.history | {x for x in texts if x.startswith(HISTORY_OUTCOMES)}
-                own = _not_at_horizon(shown)
-                counts = watch.count(node.counts, own, t + 1)
+                own_texts = [x for a, x in zip(shown, texts) if not _at_horizon(a, x)]
+                own = _not_at_horizon(shown, texts)
+                counts = node.counts
+                for step in range(t + 1, t + k + 1):
+                    counts = watch.count(counts, own, step)
                 if quiet:
                     outcome = tuple(sorted({x[len("outcome("):-1] for x in texts if x.startswith("outcome(")}
                                            | {x[len("outcome("):-1] for x in history if x.startswith("outcome(")}))
                     last = tuple(a for a in shown if (a.name, len(a.arguments)) in AT_HORIZON)
                     leaf = Node(state, history, lines, node, own, node.world,
-                                node.seen | watch.of(str(a) for a in own), counts)
-                    result.depth = max(result.depth, t + 1)
-                    if watch.last_step > t + 1:  # an expectation names a step after the line's end
+                                node.seen | watch.of(own_texts), counts)
+                    result.depth = max(result.depth, t + k)
+                    if watch.last_step > t + k:  # an expectation names a step after the line's end
                         key = (leaf.world, state, history, leaf.seen, counts, outcome)
                         if key in idle:
                             idle[key][0].lines += lines
                         else:
-                            idle[key] = (leaf, t + 1, last, outcome)
+                            idle[key] = (leaf, t + k, last, outcome)
                     else:
                         _end(result, watch, leaf, last, outcome, limit)
                     continue
-                seen = node.seen | watch.of(str(a) for a in own)
+                seen = node.seen | watch.of(own_texts)
                 key = (node.world, state, history, seen, counts)
                 nxt = following.get(key)
                 if nxt is None:
@@ -324,7 +398,7 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
             if result.cut_short is not None:  # past the limit of distinct outcomes (_end)
                 return result
         frontier = following
-        t += 1
+        t += k
     horizon = settled_horizon(scenario, result.depth)
     for leaf, end, last, outcome in idle.values():
         if timeout is not None and time.monotonic() - started + longest >= timeout:

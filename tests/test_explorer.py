@@ -70,7 +70,10 @@ def test_orders_that_end_in_the_same_state_are_merged(tmp_path, bears) -> None:
     # the triggers left below the one that resolved, one order each above: merged)
     shrinking = [orders] + [orders // math.factorial(k) for k in range(1, bears)]
     assert x.frontier_sizes[-bears:] == shrinking, x.frontier_sizes
-    assert x.groundings == sum(x.frontier_sizes) < orders * len(x.frontier_sizes)
+    # one grounding a merged state, and the single line before the triggers (the cast, the wipe)
+    # tried as one window first: ground again one step at a time where it branched (retries)
+    assert x.groundings == sum(x.frontier_sizes) + x.retries < orders * len(x.frontier_sizes)
+    assert x.retries <= 1
 
 
 def test_a_predicate_is_static_only_if_nothing_it_reads_can_change(tmp_path) -> None:
