@@ -163,8 +163,9 @@ class _Size(click.ParamType):
 
 
 _TOKEN_ROUNDS = click.option("--token-rounds", type=click.IntRange(1, MAX_TOKEN_ROUNDS), default=None, metavar="R",
-                             help="Bound the tokens a game may create: each creating ability of each piece "
-                                  "counted R times (overrides the scenario's token_rounds/1; default 1).")
+                             help="Fix the bound on the tokens a game may create: each creating ability of each "
+                                  "piece counted R times (overrides the scenario's token_rounds/1; default: 1, "
+                                  "doubled while a line of play creates more, up to 16).")
 _MAX_MEMORY = click.option("--max-memory", type=_Size(), default=default_max_memory(), metavar="SIZE",
                            show_default=f"{default_max_memory() >> 20}M, a quarter of the physical memory",
                            help="Stop the run when it needs more memory than SIZE (512M, 2G, none); "

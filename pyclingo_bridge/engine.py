@@ -5,7 +5,10 @@ Every clingo message (warnings and infos under --warn=all) is an error: the
 message means a bug in the encodings. The horizon starts small and grows (by
 half, rounded up) until no answer set is `unfinished`, or one has a
 `script_failed` (the script cannot go on, more steps would not help); answer
-sets are sorted by their shown atoms.
+sets are sorted by their shown atoms. The rounds of token creation the token
+bound counts (asp/core/tokens.lp) grow the same way unless they are given: an
+answer set that created more tokens than counted is solved again with twice as
+many (grow_rounds).
 
 A run cut short says why in `Run.cut_short`: the time limit, --max-models, or
 Ctrl-C (KeyboardInterrupt: the search is cancelled, then the interrupt goes on).
@@ -22,7 +25,7 @@ from clingo import Control, Model, Symbol
 from . import resources
 from .errors import EncodingError, HorizonError, Location
 from .guard import TIMEOUT
-from .scenario import Scenario
+from .scenario import MAX_TOKEN_ROUNDS, Scenario
 
 #: the largest horizon tried before giving up on a game that never becomes quiescent
 MAX_HORIZON = 256
@@ -98,6 +101,34 @@ def _unfinished(model: _Model) -> bool:
 
 def _script_failed(model: _Model) -> bool:
     return any(text.startswith(_SCRIPT_FAILED + "(") for text in model[0])
+
+
+#: an answer set that created more tokens, or copies of spells, than the bound counted
+#: (asp/core/tokens.lp, asp/core/spell_copies.lp)
+TOKEN_CAP = ("violation(token_cap(", "violation(copy_cap(")
+
+
+def _token_cap(model: _Model) -> bool:
+    return any(text.startswith(TOKEN_CAP) for text in model[0])
+
+
+def token_rounds_fixed(scenario: Scenario, options: tuple[str, ...]) -> bool:
+    """Whether the rounds of token creation are given (the scenario's token_rounds/1, or
+    `-c token_rounds=R` among the clingo options: --token-rounds); if not, they grow (grow_rounds)."""
+    return any(f.name == "token_rounds" for f in scenario.facts) or \
+        any(o.startswith("token_rounds=") for o in options)
+
+
+def grow_rounds(rounds: int | None) -> int | None:
+    """The rounds of token creation tried after a line of play created more tokens (or copies of
+    spells) than `rounds` counted (violation(token_cap(Name, P), T), violation(copy_cap(P), T)): twice as many, or None past MAX_TOKEN_ROUNDS (the
+    violation is then reported). The bound grows as the horizon does, so that no game needs it
+    tuned (issue 19, item 9)."""
+    return rounds * 2 if rounds is not None and rounds * 2 <= MAX_TOKEN_ROUNDS else None
+
+
+def rounds_options(rounds: int | None) -> tuple[str, ...]:
+    return ("-c", f"token_rounds={rounds}") if rounds is not None else ()
 
 
 def _wait(handle, deadline: float | None) -> bool:
@@ -198,10 +229,15 @@ def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, hor
     """
     deadline = None if timeout is None else time.monotonic() + timeout
     current = horizon if horizon is not None else initial_horizon(scenario)
+    rounds = None if token_rounds_fixed(scenario, options) else 1
     while True:
-        solver = _Solver(scenario, edition, current, extra_encoding, options, main)
+        solver = _Solver(scenario, edition, current, extra_encoding, options + rounds_options(rounds), main)
         atoms: set[Symbol] | None = set() if brave else None
         models, exhausted, cut_short = solver.solve(max_models, deadline, atoms, project)
+        if cut_short != TIMEOUT and any(_token_cap(m) for m in models) and grow_rounds(rounds) is not None \
+                and (deadline is None or time.monotonic() < deadline):
+            rounds = grow_rounds(rounds)  # more tokens than counted: count more, same horizon
+            continue
         if horizon is not None or not any(_unfinished(m) for m in models) or cut_short == TIMEOUT \
                 or any(_script_failed(m) for m in models):
             break

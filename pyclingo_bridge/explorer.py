@@ -35,7 +35,7 @@ from clingo import Function, Number, Symbol, parse_term
 
 from . import resources
 from .batches import orders
-from .engine import MAX_HORIZON, TIMEOUT, settled_horizon
+from .engine import MAX_HORIZON, TIMEOUT, TOKEN_CAP, grow_rounds, rounds_options, settled_horizon, token_rounds_fixed
 from .enumeration import LIMIT, _trigger_kinds
 from .errors import HorizonError, Location
 from .scenario import Scenario
@@ -273,6 +273,27 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
             max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None,
             watch: Watch = Watch(), limit: int = 0, bound: int | None = None,
             extra_files: tuple[str, ...] = ()) -> Exploration:
+    """_explore, with the rounds of token creation grown as the unrolled program grows them
+    (engine.grow_rounds): a line of play that created more tokens than counted (its outcome or
+    history has violation(token_cap(...))) explores the game again with twice as many, unless the
+    rounds are given (token_rounds/1, -c token_rounds=R)."""
+    started = time.monotonic()
+    rounds = None if token_rounds_fixed(scenario, options) else 1
+    while True:
+        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+        x = _explore(scenario, edition, timeout=left, max_steps=max_steps, options=options + rounds_options(rounds),
+                     progress=progress, watch=watch, limit=limit, bound=bound, extra_files=extra_files)
+        over = any(o.startswith(TOKEN_CAP) for e in x.endings.values() for o in e.outcome) or \
+            any(h.startswith(tuple("outcome(" + c for c in TOKEN_CAP)) for n in x.open for h in n.history)
+        if not over or x.cut_short == TIMEOUT or grow_rounds(rounds) is None:
+            return x
+        rounds = grow_rounds(rounds)
+
+
+def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
+             max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None,
+             watch: Watch = Watch(), limit: int = 0, bound: int | None = None,
+             extra_files: tuple[str, ...] = ()) -> Exploration:
     """Every line of play of the scenario, one step at a time, merged by node (module docstring);
     watch: the expected atoms a node carries (Watch; none: lines merged by state and history alone).
     The time limit is checked before each step is ground: a step that
