@@ -436,6 +436,21 @@ class _ToFacts(Transformer):
             return ("other", Function(_QUALIFIERS[data]))
         return super().__default__(data, children, meta)
 
+    def cast_desc(self, meta, c):
+        # the object of a cast event is always a spell on the stack: the description says which
+        return c[0].filter(context="all")
+
+    def cast_either_type(self, meta, c):
+        return fn("or", fn("type", str(c[0])), fn("type", str(c[1])))
+
+    def cast(self, meta, c):
+        # CR 601.2i: the spell becomes cast; "you cast": the caster is the ability's controller
+        return self._condition("cast", c[1], actor=c[0])
+
+    def draws(self, meta, c):
+        # CR 121.2: one event a card drawn; "you draw": the drawer is the ability's controller
+        return self._condition("draws", Function("any"), actor=c[0])
+
     def haunted_dies(self, meta, c):
         self.kinds.append("dies")
         return ("condition", "dies", Function("haunted_by_source"), None)
@@ -458,7 +473,7 @@ class _ToFacts(Transformer):
             # the player whose hand or library it went to: its owner's (CR 400.3)
             return fn("owner_of", Function("trigger_object"))
         if any(k in ("sacrificed", "control_lost", "control_gained", "control_gained_by_opponent",
-                     "planeswalked_away", "planeswalked_to") for k in self.kinds):
+                     "planeswalked_away", "planeswalked_to", "cast", "draws") for k in self.kinds):
             return Function("actor")  # the player who performed the event
         raise self._gap(meta, '"that player" names no player the trigger condition mentions')
 
@@ -769,15 +784,14 @@ class _ToFacts(Transformer):
 
     def triggered(self, meta, c):
         conditions = next(x for x in c if isinstance(x, list) and x and isinstance(x[0], tuple))
-        if any(x == ("cast_self",) for x in conditions):
-            # CR 601.2i, 603.2: a cast trigger; asp/ does not model casting this card
-            return Ability(notes=[f'the cast trigger "{_source(meta, self.card).strip()}"'])
         effects = c[-1]
         ability = Ability(notes=self.notes)
         zones = []
         for _, kind, filt, actor in conditions:
             ability.facts.append(("trigger_on", (AB, Function(kind), filt)))
-            if filt == Function("haunted_by_source"):
+            if kind == "cast" and filt == Function("self"):
+                zones.append("stack")  # CR 113.6k: "when you cast this spell" triggers on the stack
+            elif filt == Function("haunted_by_source"):
                 zones.append("exile")  # CR 702.55c: it triggers from exile
             elif kind == "put_into_graveyard" and filt == Function("self"):
                 # "when ~ is put into a graveyard from anywhere" is no leaves-the-battlefield
@@ -827,7 +841,9 @@ class _ToFacts(Transformer):
         return []
 
     def cast_self(self, meta, c):
-        return ("cast_self",)
+        # CR 601.2i: "when you cast this spell": the spell itself, whoever casts it
+        self.kinds.append("cast")
+        return ("condition", "cast", Function("self"), None)
 
     def static_keywords(self, meta, c):
         return Ability(notes=[n for k in c[1:] if isinstance(k, Ability) for n in k.notes])

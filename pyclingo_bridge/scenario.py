@@ -60,7 +60,7 @@ _STARTS_IN: dict[str, dict[int, tuple[str, ...]]] = {
 }
 #: argument roles of the scripted actions the encodings read (checked when present)
 ACTION_ROLES: dict[str, tuple[str, ...]] = {"cast": ("player", "piece"), "phasing": ("player",),
-                                            "planeswalk": ("player", "piece")}
+                                            "planeswalk": ("player", "piece"), "draw": ("player",)}
 
 _CHANGES_ENCODINGS = "it would change the meaning of the encodings"
 #: directives a scenario may not use, and why

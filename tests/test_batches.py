@@ -138,3 +138,32 @@ def test_the_size_of_a_batch_does_not_multiply_the_ground_step(tmp) -> None:
     small, large = _step_atoms(_board(1, 0, 20), tmp), _step_atoms(_board(1, 0, 40), tmp)
     for t in (3, 4):
         assert large[t] < 2.5 * small[t], (t, small, large)
+
+
+def _prophecies_and_sheoldred() -> str:
+    """alice's two Dark Prophecies ("whenever a creature you control dies, you draw a card and you
+    lose 1 life"), Sheoldred ("whenever you draw a card, you gain 2 life") and a bear with two
+    library cards; bob murders the bear: two Dark Prophecy triggers at one step."""
+    return (PLAYERS + "card(p1, dark_prophecy, alice). init_zone(p1, battlefield).\n"
+            "card(p2, dark_prophecy, alice). init_zone(p2, battlefield).\n"
+            "card(s, sheoldred_the_apocalypse, alice). init_zone(s, battlefield).\n"
+            "card(c, grizzly_bears, alice). init_zone(c, battlefield).\n"
+            "card(l1, grizzly_bears, alice). init_zone(l1, library).\n"
+            "card(l2, grizzly_bears, alice). init_zone(l2, library).\n"
+            "card(m, murder, bob). init_zone(m, hand). script(1, cast(bob, m)). script_target(1, 1, c).\n")
+
+
+@pytest.mark.parametrize("driver", [enumerate_outcomes, enumerate_by_steps])
+def test_a_draw_watched_by_a_trigger_is_not_countable(tmp, driver) -> None:
+    # CR 121.2: each draw is an event; Sheoldred's trigger on it goes on the stack above what is left
+    # of the Dark Prophecy triggers and resolves before the next draw. So the two Dark Prophecy
+    # triggers are not a batch (stack.lp: draws_observed): they go on the stack in either order
+    # (two lines: draws_observed makes each its own class) and resolve one a step. One outcome:
+    # alice draws both cards, gains 2 twice and loses 1 twice: 22.
+    e = driver(_scenario(_prophecies_and_sheoldred(), tmp))
+    assert e.exact and e.lines == 2 and len(e.outcomes) == 1
+    assert _life(e.outcomes[0].atoms, "alice") == 22
+    witness = {str(a) for a in e.outcomes[0].witness}
+    assert not any(a.startswith("at_once(") for a in witness)
+    resolved = {a.split(",")[0] for a in witness if a.startswith("step_kind(") and ",resolve(tr(ab(dark_prophecy" in a}
+    assert len(resolved) == 2  # at two different steps

@@ -264,12 +264,13 @@ def test_put_into_a_graveyard_from_anywhere_functions_from_the_graveyard() -> No
 
 
 def test_unmodelled_clauses_are_named_not_compiled() -> None:
-    """A cast trigger (CR 601.2i, 603.2), annihilator and buyback, and Teferi's Protection's life total
-    that can't change and protection from everything (CR 119.7, 119.8, 702.16j) are named as not
-    modelled; what the engine models of the same text is compiled."""
+    """Annihilator and buyback, and Teferi's Protection's life total that can't change and
+    protection from everything (CR 119.7, 119.8, 702.16j) are named as not modelled; what the engine
+    models of the same text is compiled: a cast trigger (CR 601.2i) functions on the stack (113.6k)."""
     kozilek = compile_text(card("When you cast this spell, draw four cards.\nAnnihilator 4"))
-    assert kozilek.notes == ['the cast trigger "when you cast this spell, draw four cards."', "annihilator 4"]
-    assert "printed_ability" not in kozilek.text
+    assert kozilek.notes == ["annihilator 4"]
+    assert {f"trigger_on({AB}, cast, self).", f"functions_from({AB}, stack).",
+            f"effect({AB}, draw(you, 4))."} <= set(kozilek.text.splitlines())
     teferi = compile_text(card(
         "Until your next turn, your life total can't change and you gain protection from everything. "
         "All permanents you control phase out. Exile Test Card.", types="Instant", pt=None))
@@ -299,7 +300,7 @@ REFUSED = [
     ("At the beginning of your upkeep, you gain 1 life.", "At the beginning of your upkeep"),
     ("When this creature enters, scry 2.", "scry 2"),
     ("When this creature enters, target creature gets +2/+2 until end of turn.", "target creature gets"),
-    ("Whenever you cast a spell, you gain 1 life.", "cast a spell"),
+    ("Whenever you activate an ability, you gain 1 life.", "activate an ability"),
     ("When this creature enters, mill three cards.", "mill three cards"),
     ("Whenever a creature deals combat damage to a player, draw a card.", "deals combat damage to a player"),
     ("When this creature enters, you gain 2 life for each player.", "you gain 2 life for each player"),
@@ -310,7 +311,7 @@ REFUSED = [
     ("When this creature enters, return target card to its owner's hand.", "target card"),
     ("Whenever a creature card is put into an opponent's library, you gain 1 life.", "an opponent's library"),
     ("When this creature enters, look at the top three cards of your library.", "look at the top three cards"),
-    ("Whenever a player casts a spell, that player loses 1 life.", "casts a spell"),
+    ("Whenever a player discards a card, that player loses 1 life.", "discards a card"),
     ("If a creature would die, exile it instead.", "If a creature would die"),
     ("When this creature enters, you gain 2 life unless an opponent pays {2}.", "unless an opponent pays"),
     ("When this creature enters, you gain 2 lives.", "lives"),
@@ -433,7 +434,8 @@ def test_cli_partial_writes_the_card_and_names_the_gaps() -> None:
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == ('<arguments>:4:1: left for writing by hand: not understood: "At the beginning of your '
-                        'upkeep" (closest known template: "whenever a player loses the game, you gain 1 life.")')
+                        'upkeep" (closest known template: "whenever you cast an instant or sorcery spell, each '
+                        'opponent loses 1 life.")')
     assert lines[1:3] == ["<arguments>: not modelled: flying", "<arguments>: not modelled: trample"]
     assert "effect(ab(blood_tyrant, 2), put_counters(self, plus1, 5))." in lines
     assert sum(line.startswith(GAP_MARKER) for line in lines) == 1
@@ -491,3 +493,16 @@ def test_mutants_compile_or_are_refused_in_one_line() -> None:
 @pytest.mark.slow
 def test_many_mutants_compile_or_are_refused_in_one_line() -> None:
     _compile_mutants(_mutants(300, seed=2301))
+
+
+def test_cast_and_draw_triggers_compile() -> None:
+    """CR 601.2i: "whenever you cast [a spell]" (the caster: trigger_actor); CR 121.2: "whenever an
+    opponent draws a card", "they" being the player who drew (the event's actor)."""
+    got = facts("Whenever you cast an instant or sorcery spell, Test Card deals 2 damage to each opponent.")
+    assert {f"trigger_on({AB}, cast, or(type(instant), type(sorcery))).", f"trigger_actor({AB}, you).",
+            f"effect({AB}, deal_damage(each_opponent, 2))."} <= got
+    got = facts("Whenever a player casts a creature spell, you gain 1 life.")
+    assert f"trigger_on({AB}, cast, type(creature))." in got and not any("trigger_actor" in f for f in got)
+    got = facts("Whenever an opponent draws a card, they lose 2 life.")
+    assert {f"trigger_on({AB}, draws, any).", f"trigger_actor({AB}, opponent).",
+            f"effect({AB}, lose_life(actor, 2))."} <= got

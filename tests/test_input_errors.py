@@ -89,6 +89,7 @@ CASES = {
     "negative step": ("expect(all, step_kind(-1, idle)).", ADDED, "-1, is not a step"),
     "step not a number": ("expect(some, happens(destroy(obj(bear1, 0)), two)).", ADDED, "two, is not a step"),
     "edition of an expectation": ("expect(all, rules_edition(1999)).", ADDED, "1999, is not a edition"),
+    "draw of an unknown player": ("script(2, draw(carol)).", ADDED, "player carol is not declared with player/2"),
     # only the run reveals these
     "cast from the battlefield": ("script(2, cast(alice, bear1)).", ADDED,
                                   "script action 2, cast(alice,bear1), cannot be performed: bear1 is not in alice's hand"),
