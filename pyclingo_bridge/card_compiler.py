@@ -857,6 +857,11 @@ class _ToFacts(Transformer):
         return Ability(facts=[("static", (AB, fn("lose_all_abilities", c[0]))),
                               ("static", (AB, fn("set_base_pt", c[0], fn("pt", p, t))))])
 
+    def static_graveyard_cards_lose_all(self, meta, _):
+        # "cards": not tokens (CR 108.2b); in any graveyard (CR 611.3a)
+        return Ability(facts=[("static", (AB, fn("lose_all_abilities", conj([Function("nontoken"),
+                                                                                 fn("in_zone", "graveyard")]))))])
+
     def static_animate(self, meta, c):
         return Ability(facts=[("static", (AB, fn("add_type", c[0], "creature"))),
                               ("static", (AB, fn("set_base_pt", c[0], Function("mana_value"))))])
