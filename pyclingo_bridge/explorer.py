@@ -215,6 +215,14 @@ def _window(ctl, t: int, k: int) -> tuple[list[list[Symbol]] | None, int]:
     return (None, min(ends) - t) if ends else (models, k)
 
 
+def _actions_left(scenario: Scenario, state: State) -> int:
+    """The scripted actions not yet performed after the state (its script_pos/1, procedure.lp): the
+    game is not quiescent while one is left, so a window no longer than that runs through unless
+    the line branches (or its script fails). At least 1."""
+    done = next((int(x[len("holds(script_pos("):-2]) for x in state if x.startswith("holds(script_pos(")), 0)
+    return max(1, max(scenario.script, default=0) - done)
+
+
 def _read(shown: Iterable[Symbol]) -> tuple[State, bool, list[Symbol], list[str]]:
     """The state after the step, whether the game is quiescent then, and the other shown atoms
     with their texts (each symbol printed once: reading a symbol's parts costs a call into clingo)."""
@@ -349,8 +357,8 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
         say(f"explore: step {t + 1}, {len(frontier)} state(s), {len(result.endings)} outcome(s) so far")
         result.frontier_sizes.append(len(frontier))
         following: dict[tuple, Node] = {}
-        k = min(stride, MAX_WINDOW, max_steps - t, (bound - t) if bound is not None else MAX_WINDOW) \
-            if len(frontier) == 1 else 1
+        k = min(stride, MAX_WINDOW, max_steps - t, (bound - t) if bound is not None else MAX_WINDOW,
+                _actions_left(scenario, next(iter(frontier.values())).state)) if len(frontier) == 1 else 1
         for node in frontier.values():
             # a step that would end past the limit is not begun (the guard would kill it): the
             # longest step so far is the estimate of the next one
