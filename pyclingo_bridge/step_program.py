@@ -133,28 +133,48 @@ def _split(statements: list, known: Iterable[tuple[str, int]] = ()) -> tuple[lis
     return static, found
 
 
-def _encodings_split(files: list[Path], statements: list) -> tuple[list[bool], set]:
-    """_split of the encodings, kept in the cache folder under a hash of their text (walking the
-    syntax trees of some 4,000 statements takes about a second; parsing them, a tenth of that)."""
+def _encodings_parts(files: list[Path]) -> tuple[str, str, set]:
+    """The encodings split (module docstring) as program text: the static rules with the
+    definitions (#const, #defined) both programs need, the step program, and the dynamic
+    predicates. Kept in the cache folder under a hash of their text: walking the syntax trees of
+    some 4,000 statements takes about a second, and parsing them into Python objects, which every
+    process would do again, about 0.15 s; the step program's text alone parses in a fraction of
+    that, and the static text goes to clingo as text."""
     digest = hashlib.sha256()
     for path in files:
         digest.update(str(path).encode() + b"\0" + Path(path).read_bytes() + b"\0")
-    cached = cache_dir() / f"step-split-{digest.hexdigest()[:20]}.json"
+    cached = cache_dir() / f"step-parts-{digest.hexdigest()[:20]}.json"
     try:
         data = json.loads(cached.read_text())
-        if len(data["static"]) == len(statements):
-            return data["static"], {(n, a) for n, a in data["dynamic"]}
+        return data["static"], data["step"], {(n, a) for n, a in data["dynamic"]}
     except (OSError, ValueError, KeyError, TypeError):
         pass
+    statements = _parse(files)
     static, dynamic = _split(statements)
+    shared = "".join(f"{s}\n" for s in statements if s.ast_type in (A.Definition, A.Defined))
+    static_text = "".join(f"{s}\n" for s, is_static in zip(statements, static) if is_static) + shared
+    step_text = "".join(f"{s}\n" for s, is_static in zip(statements, static) if not is_static)
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
         partial = cached.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps({"static": static, "dynamic": sorted(dynamic)}))
+        partial.write_text(json.dumps({"static": static_text, "step": step_text, "dynamic": sorted(dynamic)}))
         partial.replace(cached)
     except OSError:
         pass
-    return static, dynamic
+    return static_text, step_text, dynamic
+
+
+#: the step program's statements by its text, parsed once a process
+_step_parsed: dict[str, list] = {}
+
+
+def _step_statements(text: str) -> list:
+    if text not in _step_parsed:
+        statements: list = []
+        ast.parse_string(text, _collector(statements))
+        _step_parsed.clear()
+        _step_parsed[text] = statements
+    return list(_step_parsed[text])
 
 
 class StepProgram:
@@ -164,22 +184,21 @@ class StepProgram:
 
     def __init__(self, files: Iterable[Path], scenario_program: str, options: tuple[str, ...] = ()):
         self.options = options
-        files = list(files)
-        encodings = _parse(files)
-        static, dynamic = _encodings_split(files, encodings)
+        static_text, step_text, dynamic = _encodings_parts(list(files))
         own: list = []
         ast.parse_string(scenario_program, _collector(own))
         own_static, _ = _split(own, dynamic)
-        statements, static = encodings + own, static + own_static
-        kept = [s for s, is_static in zip(statements, static) if is_static]
-        shared = [s for s in statements if s.ast_type in (A.Definition, A.Defined)]
-        self.step_statements = [s for s, is_static in zip(statements, static) if not is_static]
-        self.worlds = self._solve_static(kept + shared)
+        kept = [s for s, is_static in zip(own, own_static) if is_static]
+        shared = [s for s in own if s.ast_type in (A.Definition, A.Defined)]
+        self.step_statements = _step_statements(step_text) + [s for s, is_static in zip(own, own_static)
+                                                              if not is_static]
+        self.worlds = self._solve_static(static_text, kept + shared)
         self.static_atoms = self.worlds[0] if self.worlds else []
         self._facts = ["".join(f"{a}.\n" for a in world) for world in self.worlds]
 
-    def _solve_static(self, statements: list) -> list[list]:
+    def _solve_static(self, text: str, statements: list) -> list[list]:
         ctl = Control(["--warn=none", "0", *self.options])
+        ctl.add("base", [], text)
         with ast.ProgramBuilder(ctl) as builder:
             for stm in statements:
                 builder.add(stm)
