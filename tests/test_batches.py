@@ -80,7 +80,7 @@ def test_a_batch_counts_every_order_of_it_as_a_line(tmp, driver) -> None:
     assert _life(outcome, "alice") == 29 and _life(outcome, "bob") == 17
 
 
-@pytest.mark.parametrize("driver", [enumerate_outcomes, enumerate_by_steps])
+@pytest.mark.parametrize("driver", [enumerate_outcomes, pytest.param(enumerate_by_steps, marks=pytest.mark.slow)])
 def test_a_batch_that_can_end_the_game_resolves_one_object_at_a_time(tmp, driver) -> None:
     # the same with bob at 3 life: the third Bastion trigger to resolve brings him to 0 and he loses
     # the game (CR 704.5a, 104.3b): the rest never resolves. Alice ends at 20 + j + 3, j the

@@ -214,6 +214,7 @@ def _fails_only_under(text: str, extra: tuple[str, ...]) -> None:
         assert not [v for v in evaluate(engine.solve(scenario)) if v.status == FAIL]
 
 
+@pytest.mark.slow  # two bounded searches (about 9 s); test_verify.py keeps a planted bug in the README's command
 @pytest.mark.parametrize("bug, bounds, invariant", PLANTED)
 def test_verify_refutes_the_same_planted_bug_under_both_drivers(bug, bounds, invariant) -> None:
     extra = (str(FIXTURES / f"{bug}.lp"),)
