@@ -10,7 +10,9 @@ expectations read (the triggers that fired, a script that failed, an invariant b
 an expectation names: Watch); commuting orders that end in the same node are one node from there
 on, and the node counts the lines of play through it without listing them. A line ends when the game is
 quiescent after its step (procedure.lp: quiescent/1); a node no step leads on from is a dead end
-(the unrolled program has no answer set through it either).
+(the unrolled program has no answer set through it either). While the exploration is a single
+line, several steps are ground as one window (_window, docs/step-form.md): a grounding's fixed
+cost paid once for them, taken only when exactly one line runs through the whole window.
 
 What it gives: the distinct outcomes (outcome/1 of checks/outcomes.lp, as the unrolled program
 projects them), the number of lines of play leading to each, and one witness line per outcome (its
