@@ -250,12 +250,18 @@ def _at_horizon(a: Symbol, text: str) -> bool:
     return name in _HORIZON_NAMES and (name, len(a.arguments)) in AT_HORIZON
 
 
-def _not_at_horizon(shown: Iterable[Symbol], texts: Iterable[str] | None = None) -> tuple[Symbol, ...]:
-    """The shown atoms of a step's grounding but those of its horizon (AT_HORIZON). The atoms at
-    the step it started from repeat those the step before derived, and merge with them."""
-    shown = list(shown)
-    texts = map(str, shown) if texts is None else texts
-    return tuple(a for a, x in zip(shown, texts) if not _at_horizon(a, x))
+def _split_horizon(shown: list[Symbol], texts: list[str]) -> tuple[tuple[Symbol, ...], list[str], tuple[Symbol, ...]]:
+    """A step's shown atoms split in one pass: its own (those of the steps it ground; the atoms at
+    the step it started from repeat those the step before derived, and merge with them), their
+    texts, and those of its horizon (AT_HORIZON)."""
+    own, own_texts, last = [], [], []
+    for a, x in zip(shown, texts):
+        if _at_horizon(a, x):
+            last.append(a)
+        else:
+            own.append(a)
+            own_texts.append(x)
+    return tuple(own), own_texts, tuple(last)
 
 
 def _batch_atoms(shown: list[Symbol], texts: list[str]) -> list[Symbol]:
@@ -330,11 +336,11 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
         for shown in first:
             state, _quiet, shown, texts = _read(shown)
             result.edition = next((str(a.arguments[0]) for a in shown if a.match("rules_edition", 1)), edition)
-            own = _not_at_horizon(shown, texts)
+            own, own_texts, _ = _split_horizon(shown, texts)
             # what the line's history records of step 0 (an invariant broken by the initial state)
             history = frozenset(x for x in texts if x.startswith(HISTORY_OUTCOMES))
-            root = Node(state, history, lines=1, shown=own, world=world,
-                        seen=watch.of(x for a, x in zip(shown, texts) if not _at_horizon(a, x)), counts=watch.start())
+            root = Node(state, history, lines=1, shown=own, world=world, seen=watch.of(own_texts),
+                        counts=watch.start())
             key = (world, root.state, root.history, root.seen, root.counts)
             if key in frontier:
                 frontier[key].lines += 1
@@ -397,15 +403,13 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
                 for step in range(t + 1, t + k + 1):
                     lines *= orders(batched, step)
                 history = node.history | {x for x in texts if x.startswith(HISTORY_OUTCOMES)}
-                own_texts = [x for a, x in zip(shown, texts) if not _at_horizon(a, x)]
-                own = _not_at_horizon(shown, texts)
+                own, own_texts, last = _split_horizon(shown, texts)
                 counts = node.counts
                 for step in range(t + 1, t + k + 1):
                     counts = watch.count(counts, own, step)
                 if quiet:
                     outcome = tuple(sorted({x[len("outcome("):-1] for x in texts if x.startswith("outcome(")}
                                            | {x[len("outcome("):-1] for x in history if x.startswith("outcome(")}))
-                    last = tuple(a for a in shown if (a.name, len(a.arguments)) in AT_HORIZON)
                     leaf = Node(state, history, lines, node, own, node.world,
                                 node.seen | watch.of(own_texts), counts)
                     result.depth = max(result.depth, t + k)
@@ -472,7 +476,7 @@ def idle_steps(program: StepProgram, state: State, t: int, last: int, world: int
     ctl.ground([("base", [])])
     found: list[list[Symbol]] = []
     ctl.solve(on_model=lambda m: found.append(m.symbols(shown=True)))
-    return tuple(a for shown in found[:1] for a in _not_at_horizon(shown))
+    return tuple(a for shown in found[:1] for a in _split_horizon(shown, [str(a) for a in shown])[0])
 
 
 def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float | None = None,
