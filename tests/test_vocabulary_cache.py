@@ -55,15 +55,20 @@ def test_a_damaged_cache_file_is_replaced(encodings: Path) -> None:
         assert marshal.loads(cached.read_bytes())["stamp"] == voc._stamp(encodings)
 
 
+# Three forgeries in the README's test command, the other five in .ci/run (-m slow): each costs
+# two readings of the encodings.
+_SLOW = pytest.mark.slow
+
+
 @pytest.mark.parametrize("forge", [
     lambda v: {**v, "card_names": [1, 2]},                 # names that are not strings
-    lambda v: {**v, "actions": [("cast", "two")]},          # an arity that is not a number
-    lambda v: {**v, "actions": ["cast"]},                   # a name where a signature goes
-    lambda v: {**v, "zones": "battlefield"},                # a string where a list goes
+    pytest.param(lambda v: {**v, "actions": [("cast", "two")]}, marks=_SLOW),  # an arity not a number
+    pytest.param(lambda v: {**v, "actions": ["cast"]}, marks=_SLOW),  # a name where a signature goes
+    pytest.param(lambda v: {**v, "zones": "battlefield"}, marks=_SLOW),  # a string where a list goes
     lambda v: {k: x for k, x in v.items() if k != "shown"},  # a field missing
-    lambda v: {**v, "extra": []},                           # a field too many
+    pytest.param(lambda v: {**v, "extra": []}, marks=_SLOW),  # a field too many
     lambda v: [1, 2],                                       # not a mapping at all
-    lambda v: None,
+    pytest.param(lambda v: None, marks=_SLOW),
 ])
 def test_a_cache_file_with_the_right_stamp_and_wrong_contents_is_read_again(encodings: Path, forge) -> None:
     read = _fresh(encodings)
