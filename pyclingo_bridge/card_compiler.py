@@ -458,6 +458,55 @@ class _ToFacts(Transformer):
     def conditions(self, meta, c):
         return [x for x in c if isinstance(x, tuple)]
 
+    # -- intervening "if" clauses (CR 603.4): ("if", condition term)
+    def if_it(self, meta, _):
+        # "it" of the condition: the object the trigger is about (for "when this creature dies", the
+        # creature as it last existed, CR 603.10a)
+        return Function("trigger_object")
+
+    def if_self(self, meta, _):
+        return Function("self")
+
+    @staticmethod
+    def _kind(token) -> str:
+        return "plus1" if str(token) == "+1/+1" else "minus1"
+
+    def if_no_counters(self, meta, c):
+        return ("if", fn("matches", c[0], fn("non", fn("with_counter", self._kind(c[1])))))
+
+    def if_counters(self, meta, c):
+        return ("if", fn("matches", c[0], fn("with_counter", self._kind(c[1]))))
+
+    def controlled_desc(self, meta, c):
+        return c[0].filter(context="all")
+
+    def controlled_subtype(self, meta, c):
+        return fn("subtype", card_id(str(c[0])))
+
+    def _controlled(self, filt: Symbol, cmp: str, n: int):
+        return ("if", fn("permanents", conj([Function("you_control"), filt]), cmp, n))
+
+    def if_control_at_least(self, meta, c):
+        return self._controlled(c[1], "at_least", c[0])
+
+    def if_control_at_most(self, meta, c):
+        return self._controlled(c[1], "at_most", c[0])
+
+    def if_control_none(self, meta, c):
+        return self._controlled(c[0], "at_most", 0)
+
+    def life_you(self, meta, _):
+        return "you"
+
+    def life_opponent(self, meta, _):
+        return "opponent"
+
+    def if_life_at_least(self, meta, c):
+        return ("if", fn("life", c[0], "at_least", c[1]))
+
+    def if_life_at_most(self, meta, c):
+        return ("if", fn("life", c[0], "at_most", c[1]))
+
     def trigger_word(self, meta, _):
         return None
 
@@ -636,6 +685,11 @@ class _ToFacts(Transformer):
     def put_onto_battlefield(self, meta, c):
         return self._each("put_onto_battlefield", c[0])
 
+    def return_to_battlefield(self, meta, c):
+        if len(c) == 1:
+            return self._each("return_to_battlefield", c[0])
+        return [fn("return_to_battlefield", c[0], self._kind(c[2]), c[1])]
+
     def put_all_onto_battlefield(self, meta, c):
         d: Desc = c[0]
         others = list(d.others)
@@ -786,6 +840,7 @@ class _ToFacts(Transformer):
         conditions = next(x for x in c if isinstance(x, list) and x and isinstance(x[0], tuple))
         effects = c[-1]
         ability = Ability(notes=self.notes)
+        intervening = [x[1] for x in c if isinstance(x, tuple) and x[0] == "if"]
         zones = []
         for _, kind, filt, actor in conditions:
             ability.facts.append(("trigger_on", (AB, Function(kind), filt)))
@@ -805,6 +860,8 @@ class _ToFacts(Transformer):
         if zones != ["battlefield"] * len(zones):
             for z in dict.fromkeys(zones):  # CR 113.6: where it functions
                 ability.facts.append(("functions_from", (AB, Function(z))))
+        for condition in intervening:  # CR 603.4
+            ability.facts.append(("trigger_if", (AB, condition)))
         self._with_targets(ability)
         for e in effects:
             ability.facts.append(("effect", (AB, e)))
@@ -897,6 +954,21 @@ class _ToFacts(Transformer):
                                                            fn("counters_of", Function("trigger_object"),
                                                               "plus1")))))],
                        notes=[f"modular's {n} +1/+1 counters as it enters (give them with init_counters)"])
+
+    def _returns_with_counter(self, kind: str) -> Ability:
+        # "When this permanent is put into a graveyard from the battlefield, if it had no [kind]
+        # counters on it, return it to the battlefield under its owner's control with a [kind]
+        # counter on it" (undying: CR 702.93a, +1/+1; persist: CR 702.79a, -1/-1)
+        return Ability(facts=[("trigger_on", (AB, Function("dies"), Function("self"))),
+                              ("trigger_if", (AB, fn("matches", Function("trigger_object"),
+                                                     fn("non", fn("with_counter", kind))))),
+                              ("effect", (AB, fn("return_to_battlefield", Function("it"), kind, 1)))])
+
+    def undying(self, meta, _):
+        return self._returns_with_counter("plus1")
+
+    def persist(self, meta, _):
+        return self._returns_with_counter("minus1")
 
     def other_keyword(self, meta, c):
         return Ability(notes=[_source(meta, self.card).strip()])

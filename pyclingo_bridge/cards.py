@@ -231,7 +231,8 @@ def check_facts(facts: list, known_cards: frozenset[str], lang: Language,
                 only: str | None = None) -> list[tuple[Location, str]]:
     """Every problem of the card facts of one place (scenario.Fact values of card predicates):
     a term not of its role, an ability of a card not defined there, a card without a type, a card
-    with two values of a characteristic it has one of (ONE_OF).
+    with two values of a characteristic it has one of (ONE_OF), an intervening "if" clause of an
+    ability that is not triggered.
     only: the one card the place may define (a card file NAME.lp defines NAME)."""
     defined = defined_cards(facts, lang)
     problems: list[tuple[Location, str]] = []
@@ -254,6 +255,11 @@ def check_facts(facts: list, known_cards: frozenset[str], lang: Language,
             if seen.args != fact.args:
                 problems.append((fact.location, f"card {key[1]} is given a second {ONE_OF[fact.name]}: "
                                                 f"{fact.symbol} after {seen.symbol} at {seen.location}"))
+    triggered = {str(f.args[0]) for f in facts if f.name == "trigger_on"}
+    for fact in facts:
+        if fact.name == "trigger_if" and str(fact.args[0]) not in triggered:
+            problems.append((fact.location, f"trigger_if: {fact.args[0]} has no trigger_on fact here: an "
+                                            "intervening \"if\" clause follows a trigger condition (CR 603.4)"))
     typed = {str(f.args[0]) for f in facts if f.name == "printed_type"}
     for name, fact in defined.items():
         if name not in typed:

@@ -82,6 +82,7 @@ class Step(NamedTuple):
     lost: tuple[str, ...]
     resolved: tuple[str, ...]
     fizzled: tuple[str, ...]
+    condition_unmet: tuple[str, ...]  # removed, its intervening "if" false on resolution (CR 603.4)
     removed_no_target: tuple[str, ...]
     haunts: tuple[tuple[str, str], ...] = ()  # (exiled card, object it haunts), CR 702.55b
     at_once: bool = False  # what was left of a batch on top of the stack resolved as one (batches.lp)
@@ -196,6 +197,7 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("stack_key", 2): lambda c, a: c.stack_keys.__setitem__(str(a[0]), a[1]),
     ("resolved", 2): lambda c, a: c.at("resolved", a[1], str(a[0])),
     ("fizzles", 2): lambda c, a: c.at("fizzled", a[1], str(a[0])),
+    ("condition_unmet", 2): lambda c, a: c.at("condition_unmet", a[1], str(a[0])),
     ("at_once", 1): lambda c, a: c.at("at_once", a[0], True),
     ("rules_edition", 1): lambda c, a: setattr(c, "edition", str(a[0])),
     ("unfinished", 0): lambda c, a: setattr(c, "unfinished", True),
@@ -281,6 +283,7 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
              controllers=tuple(sorted(ps["controller"][t])), attached=tuple(sorted(ps["attached"][t])),
              damage=tuple(sorted(ps["damage"][t])), lost=tuple(sorted(ps["lost"][t])),
              resolved=tuple(sorted(ps["resolved"][t])), fizzled=tuple(sorted(ps["fizzled"][t])),
+             condition_unmet=tuple(sorted(ps["condition_unmet"][t])),
              removed_no_target=tuple(sorted(ps["removed_no_target"][t])),
              haunts=tuple(sorted(ps["haunts"][t])), at_once=bool(ps["at_once"][t]))
         for t in sorted(set(c.step_kind) | {0}))

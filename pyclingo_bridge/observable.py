@@ -31,6 +31,7 @@ ROLES: dict[tuple[str, int], tuple[str | None, ...]] = {
     ("removed_no_target", 2): (None, "step"),
     ("resolved", 2): (None, "step"),
     ("fizzles", 2): (None, "step"),
+    ("condition_unmet", 2): (None, "step"),
     ("violation", 2): (None, "step"),
     ("script_failed", 2): (None, None),  # a script action N, or trigger_target(Src, Ab, K) for a pin
     ("rules_edition", 1): ("edition",),

@@ -85,6 +85,7 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
     lines += [f"  haunting ends: {label(e)} no longer haunts {label(x)} (CR 400.7)"
               for e, x in sorted(was - set(step.haunts))]
     lines += [f"  fizzled (all targets illegal): {label(i)}" for i in step.fizzled]
+    lines += [f"  did nothing (its \"if\" is false now, CR 603.4): {label(i)}" for i in step.condition_unmet]
     if step.at_once:
         lines.append("  resolved as one (a batch, CR 603.3b; asp/triggers/batches.lp): "
                      + ", ".join(label(i) for i in step.resolved))

@@ -317,8 +317,8 @@ REFUSED = [
     ("When this creature enters, you gain 2 lives.", "lives"),
     ("Whenever a creature explores, you gain 1 life.", "explores"),
     ("When this creature enters, you may draw a card and lose 1 life.", "and lose 1 life"),
-    ("When this creature leaves the battlefield, return it to the battlefield under its owner's control.",
-     "under its owner's control"),
+    ("When this creature leaves the battlefield, return it to the battlefield transformed under its owner's control.",
+     "transformed under its owner's control"),
 ]
 
 
