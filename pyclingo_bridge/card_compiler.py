@@ -715,6 +715,9 @@ class _ToFacts(Transformer):
     def exile(self, meta, c):
         return self._each("exile", c[0])
 
+    def exile_until_leaves(self, meta, c):
+        return self._each("exile_until_leaves", c[0])
+
     def sacrifice_choice(self, meta, c):
         self.sacrifice_seen = True
         return [fn("sacrifice", c[0], c[-1].filter(context="all"))]

@@ -14,7 +14,8 @@ if TYPE_CHECKING:  # expect.py imports dataclasses, which a run does without (de
     from .expect import Lines
 
 _KINDS = {"sba": "state-based actions", "triggers": "triggered abilities put on the stack",
-          "initial": "initial state", "idle": "idle (nothing left to do)"}
+          "initial": "initial state", "idle": "idle (nothing left to do)",
+          "returns": "cards exiled until a permanent left the battlefield return (CR 610.3)"}
 
 
 def _relabel(sym: Symbol) -> str:
