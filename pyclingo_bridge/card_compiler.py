@@ -556,6 +556,10 @@ class _ToFacts(Transformer):
         filt = Desc(d.type_adjectives, d.noun, d.noun_types, others).filter(context="target")
         return self._target(zone, filt)
 
+    def target_other(self, meta, c):
+        d: Desc = c[0]
+        return self.target(meta, [Desc(d.type_adjectives, d.noun, d.noun_types, [*d.others, Function("other")])])
+
     def two_targets(self, meta, c):
         first = self.target(meta, c)
         second = self.target(meta, c)
@@ -714,6 +718,10 @@ class _ToFacts(Transformer):
 
     def exile(self, meta, c):
         return self._each("exile", c[0])
+
+    def exiled_card(self, meta, _):
+        # CR 607.2a: linked to the last earlier ability of the card that exiles (compile_card)
+        return Function(EXILED)
 
     def exile_until_leaves(self, meta, c):
         return self._each("exile_until_leaves", c[0])
@@ -1123,6 +1131,24 @@ def _ability_groups(lines: list[Piece]) -> list[list[Piece]]:
     return groups
 
 
+#: stands for linked_exile(K) until compile_card knows K, the ability that exiled (CR 607.2a)
+EXILED = "__exiled__"
+
+
+def _exiles(facts: list[tuple[str, tuple]]) -> bool:
+    """Whether an ability's facts exile something (an effect exile(Ref), optional or not)."""
+    return any(name == "effect" and (args[1].name == "exile" or
+                                     (args[1].name == "may" and args[1].arguments[0].name == "exile"))
+               for name, args in facts)
+
+
+def _mentions(value, name: str) -> bool:
+    if isinstance(value, tuple):
+        return any(_mentions(v, name) for v in value)
+    return isinstance(value, Symbol) and (value == Function(name) or (
+        value.type == SymbolType.Function and any(_mentions(a, name) for a in value.arguments)))
+
+
 def compile_card(card: CardText, *, partial: bool = False, cid: str | None = None,
                  tokens: dict[TokenSpec, str] | None = None) -> Compiled:
     """The card file for `card`. Raises CardTextError on text the grammar does not cover, unless
@@ -1142,9 +1168,16 @@ def compile_card(card: CardText, *, partial: bool = False, cid: str | None = Non
     notes: list[str] = []
     gaps: list[tuple[Location, str]] = []
     number = 0
+    exiler: int | None = None  # the last ability so far that exiles (CR 607.2a)
     for group in _ability_groups(card.lines):
         try:
             result = _parse_ability(group, card, info)
+            for ability in result if isinstance(result, list) else [result]:
+                if exiler is None and _mentions(tuple(a for _, a in ability.facts), EXILED):
+                    line, column = info.current.place(0)
+                    raise CardTextError(Location(card.file, line, column),
+                                        'cannot be said with the card facts: "the exiled card": no earlier '
+                                        "ability of this card exiles a card (CR 607.2a)")
         except CardTextError as error:
             if not partial:
                 raise
@@ -1169,29 +1202,34 @@ def compile_card(card: CardText, *, partial: bool = False, cid: str | None = Non
             if ability.granted is not None:
                 number += 1
                 granted = fn("ab", cid, number)
-            body += _render(ability.facts, ab, granted)
+            body += _render(ability.facts, ab, granted, exiler)
+            if _exiles(ability.facts):
+                exiler = number
             if granted is not None:
-                body += _render(ability.granted.facts, granted, None)
+                body += _render(ability.granted.facts, granted, None, exiler)
     header = _header(card, notes, gaps)
     return Compiled(card, cid, "\n".join(header + body) + "\n", notes, gaps)
 
 
-def _render(facts: list[tuple[str, tuple]], ab: Symbol, granted: Symbol | None) -> list[str]:
+def _render(facts: list[tuple[str, tuple]], ab: Symbol, granted: Symbol | None,
+            exiler: int | None = None) -> list[str]:
     out = []
     for name, args in facts:
-        term = fn(name, *[_replace(a, ab, granted) for a in args])
+        term = fn(name, *[_replace(a, ab, granted, exiler) for a in args])
         out.append(f"{_spaced(str(term))}.")
     return out
 
 
-def _replace(value, ab: Symbol, granted: Symbol | None):
+def _replace(value, ab: Symbol, granted: Symbol | None, exiler: int | None = None):
     if isinstance(value, Symbol):
         if value == AB:
             return ab
         if value == Function("__granted__"):
             return granted
+        if value == Function(EXILED) and exiler is not None:
+            return fn("linked_exile", exiler)
         if value.type == SymbolType.Function and value.arguments:
-            return Function(value.name, [_replace(a, ab, granted) for a in value.arguments])
+            return Function(value.name, [_replace(a, ab, granted, exiler) for a in value.arguments])
     return value
 
 
