@@ -772,6 +772,9 @@ class _ToFacts(Transformer):
     def exile_all_graveyards(self, meta, c):
         return [fn("exile_all", "graveyard", c[0].filter(context="all"))]
 
+    def exile_every_graveyard(self, meta, _):
+        return [fn("exile_all", "graveyard", Function("any"))]
+
     def phase_out_all(self, meta, c):
         return [fn("phase_out_all", c[0].filter(context="all"))]
 
@@ -937,6 +940,23 @@ class _ToFacts(Transformer):
     def static_grant(self, meta, c):
         inner = c[2]
         return Ability(facts=[("static", (AB, fn("grant", c[0], Function("__granted__"))))], granted=inner)
+
+    def replaced_any(self, meta, _):
+        return Function("any")
+
+    def replaced_desc(self, meta, c):
+        return c[0].filter(context="all")
+
+    def replaced_other(self, meta, c):
+        d: Desc = c[0]
+        return Desc(d.type_adjectives, d.noun, d.noun_types, [*d.others, Function("other")]).filter(context="all")
+
+    def static_exile_instead_anywhere(self, meta, c):
+        return Ability(facts=[("static", (AB, fn("exile_instead", "anywhere", c[0])))])
+
+    def static_exile_instead_dies(self, meta, c):
+        # CR 700.4: "dies" is put into a graveyard from the battlefield
+        return Ability(facts=[("static", (AB, fn("exile_instead", "battlefield", c[0])))])
 
     def static_additional_dies(self, meta, c):
         return Ability(facts=[("static", (AB, fn("additional_trigger", "dies", fn("type", "creature"))))])

@@ -312,7 +312,7 @@ REFUSED = [
     ("Whenever a creature card is put into an opponent's library, you gain 1 life.", "an opponent's library"),
     ("When this creature enters, look at the top three cards of your library.", "look at the top three cards"),
     ("Whenever a player discards a card, that player loses 1 life.", "discards a card"),
-    ("If a creature would die, exile it instead.", "If a creature would die"),
+    ("If a creature would die, return it to its owner's hand instead.", "would die"),
     ("When this creature enters, you gain 2 life unless an opponent pays {2}.", "unless an opponent pays"),
     ("When this creature enters, you gain 2 lives.", "lives"),
     ("Whenever a creature explores, you gain 1 life.", "explores"),
