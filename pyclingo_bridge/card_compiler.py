@@ -951,6 +951,9 @@ class _ToFacts(Transformer):
         d: Desc = c[0]
         return Desc(d.type_adjectives, d.noun, d.noun_types, [*d.others, Function("other")]).filter(context="all")
 
+    def static_enters_with_counters(self, meta, c):
+        return Ability(facts=[("static", (AB, fn("enters_with_counters", self._kind(c[2]), c[1])))])
+
     def static_exile_instead_anywhere(self, meta, c):
         return Ability(facts=[("static", (AB, fn("exile_instead", "anywhere", c[0])))])
 
@@ -963,7 +966,7 @@ class _ToFacts(Transformer):
 
     # -- keywords and what the engine does not model
     def keywords(self, meta, c):
-        return c
+        return [a for k in c for a in (k if isinstance(k, list) else [k])]
 
     def enchant(self, meta, c):
         return Ability(enchant=str(c[0]))
@@ -976,15 +979,16 @@ class _ToFacts(Transformer):
 
     def modular(self, meta, c):
         # CR 702.43a: "When this permanent is put into a graveyard from the battlefield, you may put
-        # a +1/+1 counter on target artifact creature for each +1/+1 counter on this permanent."
+        # a +1/+1 counter on target artifact creature for each +1/+1 counter on this permanent." and
+        # "This permanent enters with N +1/+1 counters on it" (614.1c)
         n = int(str(c[0]))
-        return Ability(facts=[("trigger_on", (AB, Function("dies"), Function("self"))),
-                              ("target_spec", (AB, 1, Function("battlefield"),
-                                               fn("and", fn("type", "artifact"), fn("type", "creature")))),
-                              ("effect", (AB, fn("may", fn("put_counters", fn("target", 1), "plus1",
-                                                           fn("counters_of", Function("trigger_object"),
-                                                              "plus1")))))],
-                       notes=[f"modular's {n} +1/+1 counters as it enters (give them with init_counters)"])
+        return [Ability(facts=[("trigger_on", (AB, Function("dies"), Function("self"))),
+                               ("target_spec", (AB, 1, Function("battlefield"),
+                                                fn("and", fn("type", "artifact"), fn("type", "creature")))),
+                               ("effect", (AB, fn("may", fn("put_counters", fn("target", 1), "plus1",
+                                                            fn("counters_of", Function("trigger_object"),
+                                                               "plus1")))))]),
+                Ability(facts=[("static", (AB, fn("enters_with_counters", "plus1", n)))])]
 
     def _returns_with_counter(self, kind: str) -> Ability:
         # "When this permanent is put into a graveyard from the battlefield, if it had no [kind]
