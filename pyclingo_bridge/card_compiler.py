@@ -920,8 +920,13 @@ class _ToFacts(Transformer):
         return Ability(notes=[n for k in c[1:] if isinstance(k, Ability) for n in k.notes])
 
     def no_regeneration(self, meta, _):
-        self.notes.append("regeneration (CR 701.19)")
-        return []
+        # CR 701.19c: the object named last (the one destroyed) gets no regeneration
+        if self.last_ref is None:
+            raise self._gap(meta, "names no object the ability mentions before")
+        return [fn("cant_be_regenerated", self.last_ref)]
+
+    def regenerate(self, meta, c):
+        return self._each("regenerate", c[0])
 
     def static_humility(self, meta, c):
         p, t = (int(x) for x in str(c[1]).split("/"))
