@@ -737,6 +737,10 @@ class _ToFacts(Transformer):
         who = c[0] if len(c) > 1 else Function("you")
         return [fn("draw", who, c[-1])]
 
+    def draw_devoured(self, meta, c):
+        who = c[0] if c and isinstance(c[0], Symbol) and c[0].name != "self" else Function("you")
+        return [fn("draw", who, Function("devoured_count"))]
+
     def discard(self, meta, c):
         who = c[0] if len(c) > 1 else Function("you")
         return [fn("discard", who, c[-1])]
@@ -1003,6 +1007,9 @@ class _ToFacts(Transformer):
                               ("trigger_if", (AB, fn("matches", Function("trigger_object"),
                                                      fn("non", fn("with_counter", kind))))),
                               ("effect", (AB, fn("return_to_battlefield", Function("it"), kind, 1)))])
+
+    def devour(self, meta, c):
+        return Ability(facts=[("static", (AB, fn("devour", int(str(c[0])))))])
 
     def undying(self, meta, _):
         return self._returns_with_counter("plus1")
