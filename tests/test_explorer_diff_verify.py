@@ -41,22 +41,14 @@ DIFFERING = [
     "lookback_603_10a_sacrifice_mayhem_devil.lp",
     "cards_603_10a_merciless_executioner_mayhem_devil.lp",
     "cards_603_10a_mortician_beetle_sacrificed.lp",
-    "cards_603_10c_grafted_wargear_unattached.lp",
-    "copy_twincast_not_cast.lp",
     "damage_120_3e_mayhem_devil_creature.lp",
     "effects_400_11_living_wish_creature_or_land.lp",
-    "effects_702_26_phase_out_all_teferis_protection.lp",
     "haunt_editions_spell_controlled_by_non_owner.lp",
     "haunt_ruling_wish_ends_haunting.lp",
     "lki_400_7f_aura_and_creature_destroyed_together_angelic_destiny.lp",
     "lki_400_7f_aura_returns_from_graveyard_angelic_destiny.lp",
-    "lki_608_2h_unattached_from_a_creature_still_there.lp",
-    "lookback_603_10b_phasing_teferis_imp.lp",
-    "lookback_603_10c_unattached_grafted_exoskeleton.lp",
-    "lookback_603_10e_countered_multanis_presence.lp",
     "lookback_603_10f_loses_game_blood_tyrant.lp",
     "lookback_603_10g_planeswalk_sanctum_of_serra.lp",
-    "phasing_702_26g_equipment_phases_in_with_its_creature.lp",
 ]
 #: one scenario of each other verdict: the seed wipe (410.10d and 603.10a both look back: the same
 #: outcome by other rules) and one without a triggered ability
