@@ -556,9 +556,13 @@ class _ToFacts(Transformer):
         filt = Desc(d.type_adjectives, d.noun, d.noun_types, others).filter(context="target")
         return self._target(zone, filt)
 
+    @staticmethod
+    def _another(d: Desc) -> Desc:
+        """'another [description]': the description, not the source itself (CR 109.1)."""
+        return Desc(d.type_adjectives, d.noun, d.noun_types, [*d.others, Function("other")])
+
     def target_other(self, meta, c):
-        d: Desc = c[0]
-        return self.target(meta, [Desc(d.type_adjectives, d.noun, d.noun_types, [*d.others, Function("other")])])
+        return self.target(meta, [self._another(c[0])])
 
     def two_targets(self, meta, c):
         first = self.target(meta, c)
@@ -746,8 +750,7 @@ class _ToFacts(Transformer):
         return [fn("discard", who, c[-1])]
 
     def put_counters(self, meta, c):
-        kind = "plus1" if str(c[1]) == "+1/+1" else "minus1"
-        return [fn("put_counters", c[2], kind, c[0])]
+        return [fn("put_counters", c[2], self._kind(c[1]), c[0])]
 
     def gain_control(self, meta, c):
         return self._each("gain_control", c[0])
@@ -957,8 +960,7 @@ class _ToFacts(Transformer):
         return c[0].filter(context="all")
 
     def replaced_other(self, meta, c):
-        d: Desc = c[0]
-        return Desc(d.type_adjectives, d.noun, d.noun_types, [*d.others, Function("other")]).filter(context="all")
+        return self._another(c[0]).filter(context="all")
 
     def static_enters_with_counters(self, meta, c):
         return Ability(facts=[("static", (AB, fn("enters_with_counters", self._kind(c[2]), c[1])))])
