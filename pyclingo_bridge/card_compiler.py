@@ -72,6 +72,36 @@ def closest_template(*phrases: str) -> str:
 #: trigger kinds whose event moves nothing: "that permanent" is the object the trigger saw
 _NOT_MOVED = ("control_lost", "control_gained", "control_gained_by_opponent", "phases_out", "phases_in")
 
+#: effects that move the object they name to another zone (its new object: CR 400.7)
+_MOVING = ("exile", "return_to_hand", "put_on_bottom_of_library", "shuffle_into_library", "put_onto_battlefield",
+           "return_to_battlefield", "destroy", "sacrifice")
+
+
+class Instructions(list):
+    """The effects of a text, all of them (a list, as modes and the rest read them), and `steps`:
+    the instructions in the order written (CR 608.2c), each a list of effects that happen together."""
+
+    def __init__(self, steps: list[list[Symbol]]):
+        super().__init__(e for step in steps for e in step)
+        self.steps = [step for step in steps if step]
+
+
+def _effect_facts(effects: list[Symbol]) -> list[tuple]:
+    """effect(Ab, E) facts for one instruction; instruction(Ab, N, E) for several (CR 608.2c)."""
+    steps = effects.steps if isinstance(effects, Instructions) else [list(effects)]
+    if len(steps) <= 1:
+        return [("effect", (AB, e)) for e in effects]
+    return [("instruction", (AB, n, e)) for n, step in enumerate(steps, 1) for e in step]
+
+
+def _replace_ref(term: Symbol, old: Symbol, new: Symbol) -> Symbol:
+    """term with every subterm equal to old replaced by new."""
+    if term == old:
+        return new
+    if term.type == SymbolType.Function and term.arguments:
+        return Function(term.name, [_replace_ref(a, old, new) for a in term.arguments], term.positive)
+    return term
+
 
 @dataclass
 class Normalised:
@@ -837,11 +867,25 @@ class _ToFacts(Transformer):
     def sentence(self, meta, c):
         return [e for clause in c if isinstance(clause, list) for e in clause]
 
+    def then_sentence(self, meta, c):
+        """CR 608.2c: "X, then Y", two instructions; the object X moved is new_object(Ref) in Y."""
+        first, second = [clause for clause in c if isinstance(clause, list)]
+        moved = {e.arguments[0] for e in first if e.name in _MOVING and e.arguments}
+        if len(moved) == 1:
+            new = fn("new_object", moved.pop())
+            second = [_replace_ref(e, Function("it"), new) for e in second]
+        return Instructions([first, second])
+
     def may_sentence(self, meta, c):
         return [fn("may", e) for clause in c if isinstance(clause, list) for e in clause]
 
     def effects(self, meta, c):
-        return [e for s in c for e in s]
+        steps: list[list[Symbol]] = [[]]
+        for s in c:  # a sentence joins the instruction before it; "then" starts the next one
+            parts = s.steps if isinstance(s, Instructions) else [s]
+            steps[-1] += parts[0]
+            steps += [list(p) for p in parts[1:]]
+        return Instructions(steps)
 
     def mode(self, meta, c):
         return c[0]
@@ -884,8 +928,7 @@ class _ToFacts(Transformer):
         for condition in intervening:  # CR 603.4
             ability.facts.append(("trigger_if", (AB, condition)))
         self._with_targets(ability)
-        for e in effects:
-            ability.facts.append(("effect", (AB, e)))
+        ability.facts += _effect_facts(effects)
         return ability
 
     def spell(self, meta, c):
@@ -894,8 +937,7 @@ class _ToFacts(Transformer):
             raise self._gap(meta, "not a template of an ability (only an instant or sorcery has a spell ability)")
         ability.facts.append(("spell_ability", (AB,)))
         self._with_targets(ability)
-        for e in c[0]:
-            ability.facts.append(("effect", (AB, e)))
+        ability.facts += _effect_facts(c[0])
         return ability
 
     def modal_spell(self, meta, c):
@@ -1175,9 +1217,9 @@ EXILED = "__exiled__"
 
 def _exiles(facts: list[tuple[str, tuple]]) -> bool:
     """Whether an ability's facts exile something (an effect exile(Ref), optional or not)."""
-    return any(name == "effect" and (args[1].name == "exile" or
-                                     (args[1].name == "may" and args[1].arguments[0].name == "exile"))
-               for name, args in facts)
+    effects = [args[1] for name, args in facts if name == "effect"]
+    effects += [args[2] for name, args in facts if name == "instruction"]
+    return any(e.name == "exile" or (e.name == "may" and e.arguments[0].name == "exile") for e in effects)
 
 
 def _mentions(value, name: str) -> bool:

@@ -63,6 +63,8 @@ def _kind(step: Step, script: dict[int, Symbol]) -> str:
         return f"resolution of a batch of {len(step.resolved)} as one"
     if kind.match("resolve", 1):
         return f"resolution of {_relabel(kind.arguments[0])}"
+    if kind.match("continues", 2):
+        return f"resolution of {_relabel(kind.arguments[0])} goes on: instruction {kind.arguments[1]} (CR 608.2c)"
     return _KINDS.get(step.kind, step.kind)
 
 
