@@ -77,6 +77,13 @@ _MOVING = ("exile", "return_to_hand", "put_on_bottom_of_library", "shuffle_into_
            "return_to_battlefield", "destroy", "sacrifice")
 
 
+class Delayed(NamedTuple):
+    """A delayed triggered ability's effects (CR 603.7), as the sentence that creates it says them."""
+
+    effects: list[Symbol]
+    meta: object
+
+
 class Instructions(list):
     """The effects of a text, all of them (a list, as modes and the rest read them), and `steps`:
     the instructions in the order written (CR 608.2c), each a list of effects that happen together."""
@@ -277,6 +284,8 @@ class _ToFacts(Transformer):
         #: the trigger is on the enchanted permanent leaving: "~" is then the Aura's new object in
         #: its owner's graveyard (CR 400.7f, 704.5m), self_in_graveyard
         self.aura_left = False
+        #: a delayed triggered ability a sentence of this ability creates (CR 603.7)
+        self.delayed: Ability | None = None
 
     # -- helpers
     def _target(self, zone: str, filt: Symbol) -> Symbol:
@@ -879,13 +888,31 @@ class _ToFacts(Transformer):
     def may_sentence(self, meta, c):
         return [fn("may", e) for clause in c if isinstance(clause, list) for e in clause]
 
+    def delayed_sentence(self, meta, c):
+        return Delayed([e for clause in c if isinstance(clause, list) for e in clause], meta)
+
     def effects(self, meta, c):
         steps: list[list[Symbol]] = [[]]
         for s in c:  # a sentence joins the instruction before it; "then" starts the next one
+            if isinstance(s, Delayed):  # CR 603.7: created by an instruction of its own, after the move
+                steps.append([self._create_delayed(s, steps)])
+                continue
             parts = s.steps if isinstance(s, Instructions) else [s]
             steps[-1] += parts[0]
             steps += [list(p) for p in parts[1:]]
         return Instructions(steps)
+
+    def _create_delayed(self, d: "Delayed", steps: list[list[Symbol]]) -> Symbol:
+        """create_delayed(K, new_object(Ref)) for the object the instructions before moved; the
+        delayed ability (numbered after this one) acts on it as its trigger_object (CR 603.7c)."""
+        moved = {e.arguments[0] for step in steps for e in step if e.name in _MOVING and e.arguments}
+        if len(moved) != 1 or self.delayed is not None:
+            raise self._gap(d.meta, "cannot be said with the card facts: a delayed triggered ability refers "
+                                    "to the one object an earlier instruction of the same ability moved (CR 603.7c)")
+        facts = [("delayed_trigger", (AB, Function("next_end_step")))]
+        facts += [("effect", (AB, _replace_ref(e, Function("it"), Function("trigger_object")))) for e in d.effects]
+        self.delayed = Ability(facts=facts)
+        return fn("create_delayed", Function("__granted_number__"), fn("new_object", moved.pop()))
 
     def mode(self, meta, c):
         return c[0]
@@ -929,6 +956,7 @@ class _ToFacts(Transformer):
             ability.facts.append(("trigger_if", (AB, condition)))
         self._with_targets(ability)
         ability.facts += _effect_facts(effects)
+        ability.granted, self.delayed = self.delayed, None  # CR 603.7e: created by this ability
         return ability
 
     def spell(self, meta, c):
@@ -938,6 +966,7 @@ class _ToFacts(Transformer):
         ability.facts.append(("spell_ability", (AB,)))
         self._with_targets(ability)
         ability.facts += _effect_facts(c[0])
+        ability.granted, self.delayed = self.delayed, None  # numbered right after it, like a granted one
         return ability
 
     def modal_spell(self, meta, c):
@@ -1306,6 +1335,8 @@ def _replace(value, ab: Symbol, granted: Symbol | None, exiler: int | None = Non
             return ab
         if value == Function("__granted__"):
             return granted
+        if value == Function("__granted_number__") and granted is not None:
+            return granted.arguments[1]
         if value == Function(EXILED) and exiler is not None:
             return fn("linked_exile", exiler)
         if value.type == SymbolType.Function and value.arguments:

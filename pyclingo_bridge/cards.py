@@ -270,8 +270,8 @@ def check_facts(facts: list, known_cards: frozenset[str], lang: Language,
 
 def triggered_abilities(facts: Iterable, lang: Language) -> frozenset[str]:
     """The triggered abilities the facts define, as clingo prints them: ab(C,K) of each trigger_on
-    fact, ab(C,Kw) of each printed keyword that is a triggered ability (haunt)."""
-    found = {str(f.args[0]) for f in facts if f.name == "trigger_on"}
+    or delayed_trigger fact (CR 603.7), ab(C,Kw) of each printed keyword that is a triggered ability (haunt)."""
+    found = {str(f.args[0]) for f in facts if f.name in ("trigger_on", "delayed_trigger")}
     found |= {f"ab({f.args[0]},{f.args[1]})" for f in facts if f.name == "printed_keyword"
               and str(f.args[1]) in lang.keyword_triggers}
     return frozenset(found)

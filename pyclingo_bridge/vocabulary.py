@@ -3,7 +3,7 @@
 - card names: the first argument of `printed_*` facts, and the card of the
   `ab(Card, K)` ability in `static/2`, `spell_ability/1` and `trigger_on/3`;
 - zones (`zone/1` facts), editions (`known_edition/1` facts);
-- triggered abilities: the first argument of `trigger_on/3` facts, and
+- triggered abilities: the first argument of `trigger_on/3` and `delayed_trigger/2` facts, and
   `ab(Card, K)` for each `printed_keyword(Card, K)` fact whose keyword K is a
   `keyword_trigger(K)` (the keyword is a triggered ability, e.g. haunt);
 - scripted actions: the action terms that rules read from `script(N, Action)`;
@@ -146,7 +146,7 @@ def read_vocabulary(main: Path) -> Vocabulary:
         if sig := _shown_signature(stm):
             shown.add(sig)
         for sym in _fact_symbols(stm):
-            if sym.match("trigger_on", 3):
+            if sym.match("trigger_on", 3) or sym.match("delayed_trigger", 2):
                 triggered.add(str(sym.arguments[0]))
             elif sym.match("printed_keyword", 2):
                 keywords.add((str(sym.arguments[0]), str(sym.arguments[1])))
@@ -170,7 +170,7 @@ def read_vocabulary(main: Path) -> Vocabulary:
 
 
 #: bump when Vocabulary or its reading changes (older cache files are then ignored)
-_CACHE_FORMAT = 3
+_CACHE_FORMAT = 4
 
 
 def _stamp(main: Path) -> list:
