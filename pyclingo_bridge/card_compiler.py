@@ -1039,6 +1039,12 @@ class _ToFacts(Transformer):
     def static_exile_instead_anywhere(self, meta, c):
         return Ability(facts=[("static", (AB, fn("exile_instead", "anywhere", c[0])))])
 
+    def static_draw_instead_opponent(self, meta, c):
+        return Ability(facts=[("static", (AB, fn("draw_instead", "opponent")))])
+
+    def static_shuffle_instead(self, meta, c):
+        return Ability(facts=[("static", (AB, Function("shuffle_instead")))])
+
     def static_exile_instead_dies(self, meta, c):
         # CR 700.4: "dies" is put into a graveyard from the battlefield
         return Ability(facts=[("static", (AB, fn("exile_instead", "battlefield", c[0])))])

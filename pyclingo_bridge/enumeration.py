@@ -44,12 +44,13 @@ from .scenario import Scenario
 LIMIT = "stopped after {limit} outcome(s) (--limit)"
 #: how often the count reports its progress (seconds)
 PROGRESS_EVERY = 0.5
-LINE_OF_PLAY = ("a line of play is one choice of every target, every may, every optional response and every "
-                "order of simultaneous triggers (CR 603.3b), the orders of interchangeable triggers (same "
+LINE_OF_PLAY = ("a line of play is one choice of every target, every may, every optional response, every "
+                "replacement effect applied first (CR 616.1) and every order of simultaneous triggers (CR 603.3b), the orders of interchangeable triggers (same "
                 "ability, same controller, same effect) counted once; one answer set stands for every order "
                 "of what left the stack together as a batch (asp/triggers/batches.lp)")
 LINE_OF_PLAY_ALL_ORDERS = ("a line of play is one answer set: one choice of every target, every may, every "
-                           "optional response and every order of simultaneous triggers (CR 603.3b), "
+                           "optional response, every replacement effect applied first (CR 616.1) and every "
+                           "order of simultaneous triggers (CR 603.3b), "
                            "interchangeable triggers included")
 
 

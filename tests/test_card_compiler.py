@@ -209,6 +209,15 @@ SPELL_TEMPLATES = [
      {f"effect({SP}, shuffle_graveyard_into_library(each_player))."}, "400.12, 701.24a"),
     ("You may reveal a creature or land card you own from outside the game and put it into your hand.",
      {f"effect({SP}, may(wish(or(type(creature), type(land)))))."}, "400.11, 205.2a"),
+    ("Exile target creature, then return that card to the battlefield under your control.",
+     {f"instruction({SP}, 1, exile(target(1))).",
+      f"instruction({SP}, 2, put_onto_battlefield(new_object(target(1))))."}, "608.2c, 400.7"),
+    ("Exile target creature. At the beginning of the next end step, return that card to the battlefield "
+     "under its owner's control.",
+     {f"instruction({SP}, 1, exile(target(1))).",
+      f"instruction({SP}, 2, create_delayed(2, new_object(target(1)))).",
+      "delayed_trigger(ab(test_card, 2), next_end_step).",
+      "effect(ab(test_card, 2), return_to_battlefield(trigger_object))."}, "603.7, 603.7c"),
 ]
 
 
@@ -317,6 +326,8 @@ REFUSED = [
     ("When this creature enters, you gain 2 lives.", "lives"),
     ("Whenever a creature explores, you gain 1 life.", "explores"),
     ("When this creature enters, you may draw a card and lose 1 life.", "and lose 1 life"),
+    # CR 603.7c: a delayed ability refers to the one object an earlier instruction moved
+    ("At the beginning of the next end step, you gain 1 life.", "At the beginning of the next end step"),
     ("When this creature leaves the battlefield, return it to the battlefield transformed under its owner's control.",
      "transformed under its owner's control"),
 ]
