@@ -179,3 +179,19 @@ def edition_tiers(paths, every_fast: int, every_slow: int) -> list:
         params += [pytest.param(path, edition, id=f"{path.stem}-{edition}", marks=marks)
                    for edition in ("current", "2006")]
     return params
+
+
+# the seed (CR 603.10a, scenarios/seed_603_10a_wipe.lp) without its expectations: 11 lines
+SEED_WITHOUT_EXPECTATIONS = """\
+player(alice, 1). player(bob, 2).
+active_player(alice).
+card(artifact, cr_example_artifact, alice).
+card(bear1, grizzly_bears, alice).
+card(bear2, grizzly_bears, bob).
+card(vengeance, akromas_vengeance, bob).
+init_zone(artifact, battlefield).
+init_zone(bear1, battlefield).
+init_zone(bear2, battlefield).
+init_zone(vengeance, hand).
+script(1, cast(bob, vengeance)).
+"""

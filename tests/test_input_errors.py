@@ -8,24 +8,11 @@ scripted action the game cannot perform, a step past the end of the run.
 from __future__ import annotations
 
 import pytest
+from asp_helpers import SEED_WITHOUT_EXPECTATIONS as BASE  # line numbers below count from 1 in it
 from click.testing import CliRunner
 
 from pyclingo_bridge.cli import main
 
-# the seed (CR 603.10a) without its expectations; line numbers below count from 1 in it
-BASE = """\
-player(alice, 1). player(bob, 2).
-active_player(alice).
-card(artifact, cr_example_artifact, alice).
-card(bear1, grizzly_bears, alice).
-card(bear2, grizzly_bears, bob).
-card(vengeance, akromas_vengeance, bob).
-init_zone(artifact, battlefield).
-init_zone(bear1, battlefield).
-init_zone(bear2, battlefield).
-init_zone(vengeance, hand).
-script(1, cast(bob, vengeance)).
-"""
 ADDED = BASE.count("\n") + 1
 
 # case -> (line added after BASE, the line at fault, a fragment of the message)

@@ -4,23 +4,13 @@ expectations as items, run in a pytest of their own (pytester)."""
 from __future__ import annotations
 
 import pytest
+from asp_helpers import SEED_WITHOUT_EXPECTATIONS
 
 from pyclingo_bridge import resources
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestAssertRewriteWarning")
 
-WIPE = """\
-player(alice, 1). player(bob, 2).
-active_player(bob).
-card(artifact, cr_example_artifact, alice).
-card(bear1, grizzly_bears, alice).
-card(bear2, grizzly_bears, bob).
-card(vengeance, akromas_vengeance, bob).
-init_zone(artifact, battlefield).
-init_zone(bear1, battlefield).
-init_zone(bear2, battlefield).
-init_zone(vengeance, hand).
-script(1, cast(bob, vengeance)).
+WIPE = SEED_WITHOUT_EXPECTATIONS + """\
 expect(all, trigger_count(ab(cr_example_artifact, 1), 2)).
 expect(all, final_life(alice, 22)).
 expect(all, trigger_rule(tr(ab(cr_example_artifact,1),obj(artifact,0),obj(bear1,0),left,1),"410.10d"), 2006).
