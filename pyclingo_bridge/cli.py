@@ -172,6 +172,19 @@ _MAX_MEMORY = click.option("--max-memory", type=_Size(), default=default_max_mem
                                 "the report says it was cut short: memory.")
 
 
+_FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json", "dot", "svg"]), default=None,
+                       help="text (default), json (as --json), dot (a Graphviz graph) or svg (the graph drawn "
+                            "by Graphviz's dot program, which must be installed).")
+
+
+def _format(as_json: bool, fmt: str | None) -> tuple[bool, str]:
+    """(as_json, format) from --json and --format; both given and different: bad input."""
+    if as_json and fmt not in (None, "json"):
+        _bad_input(f"--json and --format {fmt}: give one of them")
+    fmt = "json" if as_json else fmt or "text"
+    return fmt == "json", fmt
+
+
 @click.group()
 @click.version_option(package_name="lookback")
 def main() -> None:
@@ -184,6 +197,7 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
 @click.option("--all", "show_all", is_flag=True,
               help="Show every answer set, not only the first (--driver steps: one witness line per distinct outcome).")
+@_FORMAT
 @click.option("--max-models", type=click.IntRange(min=0), default=0, metavar="N",
               help="Stop after N answer sets (0: all; not with --driver steps).")
 @_DRIVER
@@ -192,12 +206,14 @@ def main() -> None:
 @_TOKEN_ROUNDS
 @_card_options
 @_interruptible
-def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_models: int, driver: str,
-        timeout: float | None, max_memory: int | None, token_rounds: int | None, card_dirs: tuple[str, ...],
-        override_cards: bool) -> None:
+def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, fmt: str | None, max_models: int,
+        driver: str, timeout: float | None, max_memory: int | None, token_rounds: int | None,
+        card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Solve SCENARIO and print the timeline of its first answer set (all with --all). With
     --driver steps: one witness line of play (with --all, one per distinct outcome) and the counts
-    of lines of play and of distinct outcomes."""
+    of lines of play and of distinct outcomes. --format dot: the first answer set's timeline as a
+    Graphviz graph (steps, triggers as arrows to the state they read, haunt links); svg: drawn."""
+    as_json, fmt = _format(as_json, fmt)
     _check_edition(edition, as_json)
     if driver == "steps" and max_models:
         _bad_input("--max-models: not available with --driver steps (it counts every line through the merged "
@@ -205,7 +221,7 @@ def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, max_m
     library = _library(card_dirs, override_cards)
     try:
         report = guarded(jobs.run_report, scenario, edition, as_json, show_all, max_models, timeout,
-                         token_rounds, library, driver, timeout=timeout, max_memory=max_memory)
+                         token_rounds, library, driver, fmt, timeout=timeout, max_memory=max_memory)
     except Stopped as stopped:
         cut = jobs.cut_short_run(scenario, edition, stopped.reason)
         lines = Lines(0, False, stopped.reason) if driver == "steps" else None
@@ -592,18 +608,21 @@ def coverage_command(output: str | None, check_only: bool, timeout: float, mutat
               help="How many missing atoms deep the why-not search goes.")
 @click.option("--levels", type=click.IntRange(min=1), default=None, metavar="N",
               help="Show the why tree down to N atoms deep only (default: all).")
+@_FORMAT
 @_TIMEOUT
 @_MAX_MEMORY
 @_card_options
 @_interruptible
 def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool, depth: int,
-                    levels: int | None, timeout: float | None, max_memory: int | None, card_dirs: tuple[str, ...],
-                    override_cards: bool) -> None:
+                    levels: int | None, fmt: str | None, timeout: float | None, max_memory: int | None,
+                    card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Why ATOM holds in SCENARIO (in every or some answer set), or why it cannot: a derivation
-    tree of events, states, facts and rules, each rule with its CR number and file:line."""
+    tree of events, states, facts and rules, each rule with its CR number and file:line.
+    --format dot: the trees as a Graphviz graph; svg: drawn."""
+    as_json, fmt = _format(as_json, fmt)
     _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
-    _print(_in_guard(jobs.explain_output, scenario, atom, as_json, library, edition, depth, timeout, levels,
+    _print(_in_guard(jobs.explain_output, scenario, atom, as_json, library, edition, depth, timeout, levels, fmt,
                      timeout=timeout, max_memory=max_memory, subject=scenario, as_json=as_json))
 
 

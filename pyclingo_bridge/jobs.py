@@ -108,7 +108,7 @@ class RunReport(NamedTuple):
 
 def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
                timeout: float | None, token_rounds: int | None = None,
-               library: CardLibrary | None = None, driver: str = "unrolled") -> RunReport:
+               library: CardLibrary | None = None, driver: str = "unrolled", fmt: str = "text") -> RunReport:
     """The whole output of `lookback run`: the timeline(s), and the minimal conflict of a scenario
     without an answer set. driver steps: the explorer's witness lines, one per distinct outcome,
     and its counts (step_driver.py)."""
@@ -119,8 +119,16 @@ def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, ma
     else:
         result = solve_file(path, edition=edition, max_models=max_models, timeout=timeout,
                             token_rounds=token_rounds, library=library)
-    shown = result.models if show_all else result.models[:1]  # the report counts the rest undecoded
-    models = decode_in_time(shown, timeout)
+    shown = result.models if show_all and fmt not in ("dot", "svg") else result.models[:1]
+    models = decode_in_time(shown, timeout)  # the report counts the rest undecoded
+    if fmt in ("dot", "svg"):
+        from . import dot
+        title = f"{path}: answer set 1 of {len(result.models)}, edition {result.edition}" if models else \
+            f"{path}: no answer set"
+        graph = dot.timeline(models[0], result.scenario.script, title) if models else \
+            f"digraph timeline {{\n  label={dot.quote(title)};\n}}\n"
+        return RunReport(dot.svg(graph, path) if fmt == "svg" else graph, own_card_notes(result.scenario, library),
+                         result.cut_short is not None)
     report = (json_report if as_json else text_report)(result, models, show_all, lines)
     if not result.models and result.exhausted:
         from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json
@@ -240,13 +248,17 @@ def enumerate_output(path: str, edition: str | None, as_json: bool, limit: int, 
 
 
 def explain_output(path: str, atom: str, as_json: bool, library: CardLibrary | None, edition: str | None,
-                   depth: int, timeout: float | None, levels: int | None) -> Output:
-    """The whole output of `lookback explain`."""
+                   depth: int, timeout: float | None, levels: int | None, fmt: str = "text") -> Output:
+    """The whole output of `lookback explain` (fmt dot or svg: the trees as a graph, dot.py)."""
     from .explain import explain, json_report, text_report
 
     result = explain(path, atom, edition=edition, depth=depth, timeout=time_left(timeout, guard.run_started()),
                      levels=levels, library=library)
     guard.searched()
+    if fmt in ("dot", "svg"):
+        from . import dot
+        graph = dot.explanation(result)
+        return Output(dot.svg(graph, path) if fmt == "svg" else graph)
     return Output((json_report if as_json else text_report)(result))
 
 
