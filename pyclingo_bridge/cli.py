@@ -321,13 +321,22 @@ def _includes(path: Path) -> list[Path]:
                    "answer set and of each failing expect(all|some|none, ...) (a few solve calls per part).")
 @_DRIVER
 @_card_options
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the verdicts as one JSON document (check_report.py) instead of lines.")
+@click.option("--junit-xml", "junit", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+              help="Also write the verdicts to FILE as JUnit XML (a test suite per scenario run), for CI systems.")
 def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, max_memory: int | None,
           token_rounds: int | None, conflicts: bool, driver: str, card_dirs: tuple[str, ...],
-          override_cards: bool) -> None:
+          override_cards: bool, as_json: bool, junit: str | None) -> None:
     """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones).
     In a folder, a file of card definitions only (a card file) is not a scenario and is skipped.
     --edition both checks each scenario under every edition, and names the edition on each line.
-    --driver steps decides them over the explorer's merged lines of play (docs/step-form.md)."""
+    --driver steps decides them over the explorer's merged lines of play (docs/step-form.md).
+    --json: the verdicts as data; --junit-xml FILE: also as JUnit XML. The exit code is the same."""
+    from . import check_report
+
+    echo = (lambda *a, **k: None) if as_json else click.echo
+    reports: list[tuple[str, jobs.Checked]] = []
     editions: list[str | None] = sorted(vocabulary().editions) if edition == BOTH else [edition]
     if edition != BOTH:
         _check_edition(edition)
@@ -345,6 +354,7 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
             checked = _check_one(str(path), ed, timeout, max_memory, conflicts, token_rounds, edition == BOTH,
                                  library, driver)
             done += 1
+            reports.append((str(path), checked))
             _note_own_cards(checked.notes)
             if checked.bad_input is not None:
                 click.echo(checked.bad_input, err=True)
@@ -355,7 +365,7 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
                 counts[status] += 1
                 definite += status == FAIL and not checked.cut_short
             for line in checked.lines:
-                click.echo(line)
+                echo(line)
     except KeyboardInterrupt:
         what = "scenario" if len(editions) == 1 else "run"
         click.echo(f"interrupted (Ctrl-C) during {what} {done + 1} of {len(runs)}: the results are incomplete",
@@ -363,8 +373,15 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
         sys.exit(EXIT_INTERRUPTED)
     incomplete = f"; {cut_short} run(s) cut short, so incomplete" if cut_short else ""
     under = f" under {len(editions)} editions ({', '.join(editions)})" if edition == BOTH else ""
-    click.echo(f"{len(files)} scenario(s){under}: {counts['PASS']} passed, {counts[FAIL]} failed, "
-               f"{counts[SKIP]} skipped, {bad_input} with bad input{incomplete}")
+    echo(f"{len(files)} scenario(s){under}: {counts['PASS']} passed, {counts[FAIL]} failed, "
+         f"{counts[SKIP]} skipped, {bad_input} with bad input{incomplete}")
+    if as_json:
+        click.echo(check_report.json_document(reports, len(files)))
+    if junit:
+        try:
+            check_report.write_junit(junit, reports)
+        except OSError as error:
+            _bad_input(f"{junit}: {error.strerror or error}")
     sys.exit(EXIT_BAD_INPUT if bad_input else EXIT_FAILED if definite or (counts[FAIL] and not cut_short)
              else EXIT_CUT_SHORT if cut_short else EXIT_OK)
 

@@ -146,6 +146,9 @@ class Checked(NamedTuple):
     cut_short: bool = False
     bad_input: str | None = None
     notes: tuple[str, ...] = ()
+    #: the verdicts as data, for check --json and --junit-xml (check_report.py)
+    verdicts: tuple = ()
+    edition: str | None = None
 
 
 def verdict_lines(result: Run, conflicts: bool, edition: str | None, timeout: float | None,
@@ -153,15 +156,17 @@ def verdict_lines(result: Run, conflicts: bool, edition: str | None, timeout: fl
     """The PASS/FAIL/SKIP lines of a run (with the minimal conflict of each FAIL if asked);
     name_edition adds the edition in force to each (check --edition both); unit: what each of
     the run's atom sets is (expect.evaluate)."""
-    lines, statuses = [], []
+    lines, statuses, verdicts = [], [], []
     under = f" [edition {result.edition}]" if name_edition else ""
     for v in evaluate(result, lines_of_play, unit):
         statuses.append(v.status)
+        verdicts.append(v)
         evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
         lines.append(f"{v.status} {v.location}: {v.what}{under}{evidence}")
         if conflicts and v.status == FAIL:
             lines += explain_failure(result, v, edition, timeout)
-    return Checked(tuple(lines), tuple(statuses), result.cut_short is not None)
+    return Checked(tuple(lines), tuple(statuses), result.cut_short is not None, verdicts=tuple(verdicts),
+                   edition=result.edition)
 
 
 def check_scenario(path: str, edition: str | None, timeout: float | None, conflicts: bool,
