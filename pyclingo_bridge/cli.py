@@ -811,6 +811,34 @@ def cards_command(name: str | None, scenario: str | None, show_language: bool, c
     click.echo(text, nl=False)
 
 
+@main.command("scenarios")
+@click.argument("name", required=False)
+def scenarios_command(name: str | None) -> None:
+    """List the bundled scenarios (each with the first line of its source comment), or print
+    scenario NAME (with or without .lp), e.g. to start one of your own from it:
+    lookback scenarios seed_603_10a_wipe > mine.lp"""
+    from .cards import suggest
+
+    found = {p.stem: p for p in resources.bundled_scenarios()}
+    if name is None:
+        width = max(map(len, found))
+        for stem, path in found.items():
+            click.echo(f"{stem:<{width}}  {_source_line(path)}")
+        return
+    path = found.get(name.removesuffix(".lp"))
+    if path is None:
+        _bad_input(f"{name}: no such bundled scenario" + suggest(name.removesuffix(".lp"), found))
+    click.echo(path.read_text(encoding="utf-8"), nl=False)
+
+
+def _source_line(path: Path) -> str:
+    """The first comment line of a scenario, without '% Source: ' (its source, as the files say)."""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("%") and line.strip("% "):
+            return line.lstrip("% ").removeprefix("Source: ")
+    return ""
+
+
 @main.command()
 @_card_options
 def where(card_dirs: tuple[str, ...], override_cards: bool) -> None:
