@@ -325,9 +325,10 @@ def _includes(path: Path) -> list[Path]:
               help="Print the verdicts as one JSON document (check_report.py) instead of lines.")
 @click.option("--junit-xml", "junit", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the verdicts to FILE as JUnit XML (a test suite per scenario run), for CI systems.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the failures (with their evidence) and the summary.")
 def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, max_memory: int | None,
           token_rounds: int | None, conflicts: bool, driver: str, card_dirs: tuple[str, ...],
-          override_cards: bool, as_json: bool, junit: str | None) -> None:
+          override_cards: bool, as_json: bool, junit: str | None, quiet: bool) -> None:
     """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones).
     In a folder, a file of card definitions only (a card file) is not a scenario and is skipped.
     --edition both checks each scenario under every edition, and names the edition on each line.
@@ -365,7 +366,8 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
                 counts[status] += 1
                 definite += status == FAIL and not checked.cut_short
             for line in checked.lines:
-                echo(line)
+                if not quiet or not line.startswith(("PASS ", "SKIP ")):
+                    echo(line)
     except KeyboardInterrupt:
         what = "scenario" if len(editions) == 1 else "run"
         click.echo(f"interrupted (Ctrl-C) during {what} {done + 1} of {len(runs)}: the results are incomplete",

@@ -56,3 +56,12 @@ def test_junit_xml_has_a_suite_per_run_and_a_case_per_verdict(tmp_path) -> None:
     names = [c.get("name") for c in by_name["passing.lp [current]"].iter("testcase")]
     assert "line 12: expect(all, final_life(alice,22))" in names and "the run: no violation" in names
     assert int(by_name["passing.lp [current]"].get("tests")) == len(names)
+
+
+def test_quiet_prints_only_the_failures_and_the_summary(tmp_path) -> None:
+    paths = _files(tmp_path)[:2]
+    result = CliRunner().invoke(main, ["check", *paths, "--quiet"])
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert [line.split()[0] for line in lines[:-1]] == ["FAIL"] and "final_life(alice,30)" in lines[0]
+    assert lines[-1].startswith("2 scenario(s): ")
