@@ -18,21 +18,33 @@ _EXPORTS = {
     "CardTextError": "oracle_layout", "compile_text": "card_compiler",
     "DecodeError": "errors", "EncodingError": "errors", "HorizonError": "errors",
     "LookbackError": "errors", "ScenarioError": "errors",
-    "Verdict": "expect", "evaluate": "expect",
+    "Verdict": "expect", "evaluate": "expect", "check": "expect",
     "Scenario": "scenario", "load_scenario": "scenario",
+    "CardLibrary": "cards", "load_library": "cards",
+    "Enumeration": "enumeration", "Outcome": "enumeration", "enumerate_outcomes": "enumeration",
+    # explain and verify are also module names: exported as explain_atom and verify_invariants, so
+    # that importing the modules (as the commands do) cannot shadow them (see decode above)
+    "Explanation": "explain", "explain_atom": ("explain", "explain"),
+    "Conflict": "conflicts", "minimal_conflict": "conflicts",
+    "EditionDiff": "edition_diff", "diff_editions": "edition_diff",
+    "Bounds": "generate", "Report": "verify", "verify_invariants": ("verify", "verify"),
 }
 
 # written out (not computed from _EXPORTS) so that linters see the two imports above as exports;
 # tests/test_bridge_api.py checks that it names exactly _EXPORTS and those two
-__all__ = ["AnswerSet", "CardTextError", "DecodeError", "EncodingError", "HorizonError", "LookbackError", "Run",
-           "Scenario", "ScenarioError", "Verdict", "compile_text", "decode", "evaluate", "load_scenario", "solve"]
+__all__ = ["AnswerSet", "Bounds", "CardLibrary", "CardTextError", "Conflict", "DecodeError", "EditionDiff",
+           "EncodingError", "Enumeration", "Explanation", "HorizonError", "LookbackError", "Outcome", "Report", "Run",
+           "Scenario", "ScenarioError", "Verdict", "check", "compile_text", "decode", "diff_editions",
+           "enumerate_outcomes", "evaluate", "explain_atom", "load_library", "load_scenario", "minimal_conflict",
+           "solve", "verify_invariants"]
 
 
 def __getattr__(name: str) -> object:
     if name not in _EXPORTS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from importlib import import_module
-    value = getattr(import_module(f".{_EXPORTS[name]}", __name__), name)
+    module, attribute = _EXPORTS[name] if isinstance(_EXPORTS[name], tuple) else (_EXPORTS[name], name)
+    value = getattr(import_module(f".{module}", __name__), attribute)
     globals()[name] = value
     return value
 

@@ -140,3 +140,14 @@ def evaluate(run: Run, lines: Lines | None = None, unit: str = "answer set") -> 
         else:
             verdicts.append(Verdict(e.location, str(e), PASS))
     return verdicts
+
+
+def check(scenario, *, edition: str | None = None, timeout: float | None = None) -> list[Verdict]:
+    """What `lookback check` decides for one loaded scenario (scenario.load_scenario): solve it
+    (engine.solve), count its lines of play if an expectation asks for them, and evaluate every
+    expectation: one Verdict each, after the run's own checks (satisfiable, no violation)."""
+    from .engine import solve
+    from .enumeration import lines_of_play
+
+    run = solve(scenario, edition=edition, timeout=timeout)
+    return evaluate(run, lines_of_play(run, timeout=timeout))

@@ -61,6 +61,7 @@ def seed_explanation():
     return explain(SEED, "final_life(alice,22)", levels=3)
 
 
+@pytest.mark.slow  # explain takes seconds: with the other explain tests in .ci/run's slow tier
 def test_explanation_is_a_tree_with_the_rules_it_cites(seed_explanation) -> None:
     graphs = pydot.graph_from_dot_data(dot.explanation(seed_explanation))
     assert graphs and len(graphs) == 1
@@ -90,11 +91,10 @@ def test_svg_from_the_command_line_without_graphviz_is_bad_input() -> None:
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz's dot program is not installed")
-def test_svg_is_drawn_by_graphviz(seed_explanation) -> None:
+def test_svg_is_drawn_by_graphviz() -> None:
     result = CliRunner().invoke(main, ["run", HAUNT, "--format", "svg"])
     assert result.exit_code == 0, result.output
-    for drawing in (result.output, dot.svg(dot.explanation(seed_explanation), SEED)):
-        assert "<svg" in drawing and "</svg>" in drawing
+    assert "<svg" in result.output and "</svg>" in result.output
 
 
 @pytest.mark.slow
