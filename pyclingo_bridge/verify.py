@@ -54,8 +54,9 @@ from .engine import solve_until
 from .errors import Location, LookbackError
 from .generate import Bounds, Grounding, scenario_text, situation_atoms
 
-#: violations that are not invariants of the game (a script the game cannot perform)
-NOT_INVARIANTS = frozenset({"script"})
+#: violations that are not invariants of the game (a script the game cannot perform, an edition
+#: the encodings have no table of)
+NOT_INVARIANTS = frozenset({"script", "unknown_edition"})
 
 #: the verdicts, in the words the report prints
 REFUTED = "refuted"
