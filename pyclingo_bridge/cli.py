@@ -660,6 +660,8 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
 @click.option("--no-horizon-check", is_flag=True,
               help="Skip the check that every line of play is over by the horizon (every-horizon proofs).")
 @click.option("--list", "list_only", is_flag=True, help="List the invariants and the rules they cite.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the report as JSON (verdicts, the every-horizon check, counterexamples as scenarios).")
 @click.option("--driver", type=click.Choice(["unrolled", "steps"]), default="unrolled", show_default=True,
               help="The bounded search: unrolled, one solve call over every situation and line of play; steps, "
                    "each situation explored one step at a time, lines that reach the same state merged "
@@ -671,8 +673,8 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
 def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
                    editions: tuple[str, ...], life: str, names: tuple[str, ...], encodings: tuple[str, ...],
                    invariant_files: tuple[str, ...], output: str | None, no_horizon_check: bool, list_only: bool,
-                   driver: str, timeout: float | None, max_memory: int | None, card_dirs: tuple[str, ...],
-                   override_cards: bool) -> None:
+                   as_json: bool, driver: str, timeout: float | None, max_memory: int | None,
+                   card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Search every generated situation within the bounds, and every line of play, for a violated
     invariant (asp/checks/, and the user's); print one verdict per invariant (refuted, proven up to
     the horizon, proven for every horizon, not exercised) and each counterexample as a scenario."""
@@ -690,6 +692,12 @@ def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage
                      editions or tuple(sorted(vocabulary().editions)), _library(card_dirs, override_cards))
     report = _in_guard(jobs.verify_report, bounds, names, encodings, timeout, not no_horizon_check, invariant_files,
                        driver, timeout=timeout, max_memory=max_memory, subject="verify")
+    exit_code = EXIT_FAILED if report.counterexamples else EXIT_CUT_SHORT if report.cut_short else EXIT_OK
+    if as_json:
+        from .json_output import dumps
+        from .verify import json_report
+        click.echo(dumps(json_report(report)))
+        sys.exit(exit_code)
     text = render(report)
     for number, cx in enumerate(report.counterexamples, start=1):
         if output is None:
@@ -811,6 +819,25 @@ def cards_command(name: str | None, scenario: str | None, show_language: bool, c
         from .cards import suggest
         _bad_input(f"{name}: no such card" + suggest(name, [c.name for c in listing(library)]))
     click.echo(text, nl=False)
+
+
+@main.command("schema")
+@click.argument("command", required=False)
+def schema_command(command: str | None) -> None:
+    """Print the JSON Schema of the document COMMAND --json prints (run, check, enumerate, explain,
+    conflicts, diff, verify; error: the document of bad input), or all of them by command."""
+    import json
+
+    from .schemas import SCHEMAS
+
+    if command is None:
+        click.echo(json.dumps(SCHEMAS, indent=2, sort_keys=True))
+        return
+    if command not in SCHEMAS:
+        from .cards import suggest
+        _bad_input(f"{command}: no JSON document of that name (known: {', '.join(sorted(SCHEMAS))})"
+                   + suggest(command, SCHEMAS))
+    click.echo(json.dumps(SCHEMAS[command], indent=2, sort_keys=True))
 
 
 @main.command("scenarios")

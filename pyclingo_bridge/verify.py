@@ -469,3 +469,22 @@ def render(report: Report) -> str:
             lines.append(f"every horizon: not shown, {check.open} ({check.seconds:.1f} s); "
                          "a larger --steps may settle it")
     return "\n".join(lines) + "\n"
+
+
+def json_report(report: Report) -> dict:
+    """`lookback verify --json`: the bounds, one verdict per invariant, the every-horizon check,
+    each counterexample (the invariants it violates and the scenario that reproduces it)."""
+    b = report.bounds
+    horizon = report.horizon_check
+    return {"bounds": {"players": b.players, "pieces": b.pieces, "cards": list(b.cards), "zones": list(b.zones),
+                       "max_damage": b.max_damage, "actions": b.actions, "horizon": b.horizon,
+                       "editions": list(b.editions), "life": list(b.life)},
+            "verdicts": [{"invariant": v.invariant.name, "rule": None if v.invariant.rule == "-" else v.invariant.rule,
+                          "where": v.invariant.place, "status": v.status, "evidence": v.evidence}
+                         for v in report.verdicts],
+            "horizon_check": None if horizon is None else {"complete": horizon.complete, "open": horizon.open,
+                                                            "cut_short": horizon.cut_short},
+            "counterexamples": [{"invariants": list(cx.names), "violations": [str(v) for v in cx.violations],
+                                 "scenario": cx.scenario} for cx in report.counterexamples],
+            "proven": report.proven, "cut_short": report.cut_short,
+            "ground_seconds": round(report.ground_seconds, 3), "solve_seconds": round(report.solve_seconds, 3)}
