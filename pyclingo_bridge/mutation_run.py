@@ -30,7 +30,6 @@ import errno
 import hashlib
 import json
 import multiprocessing
-import os
 import resource
 import shutil
 import tempfile
@@ -52,6 +51,7 @@ from .errors import LookbackError
 from .expect import FAIL, evaluate
 from .mutation import Mutant, apply, rule_files, rules_of
 from .mutation_score import BROKE, COLUMNS, KILLED, SURVIVED, TIMED_OUT, encodings_digest
+from .vocabulary import cache_dir
 from .run_errors import run_error
 from .scenario import Scenario, load_scenario
 from .vocabulary import read_vocabulary
@@ -188,7 +188,7 @@ def baselines(jobs: int) -> list[Baseline]:
     digest = hashlib.sha256()
     for path in sorted(asp.rglob("*.lp")):
         digest.update(str(path.relative_to(asp)).encode() + b"\0" + path.read_bytes())
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback" / "mutation-baselines" \
+    cache = cache_dir() / "mutation-baselines" \
         / ("v3-" + digest.hexdigest()[:32])
 
     def stored(job: tuple[Path, str]) -> Path:

@@ -192,8 +192,14 @@ def _stamp(main: Path) -> list:
 
 
 def cache_dir() -> Path:
-    """Where the vocabulary is kept: $XDG_CACHE_HOME/lookback (default ~/.cache/lookback)."""
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback"
+    """lookback's cache folder (the vocabulary, the root encoding for plain clingo, the step
+    programs): on Linux $XDG_CACHE_HOME/lookback (default ~/.cache/lookback), read here without
+    importing platformdirs (a run pays for every import); elsewhere platformdirs' user cache folder
+    (macOS ~/Library/Caches/lookback, Windows %LOCALAPPDATA%\\lookback\\Cache)."""
+    if sys.platform.startswith("linux"):
+        return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback"
+    from platformdirs import user_cache_path
+    return user_cache_path("lookback", appauthor=False)
 
 
 #: the fields of Vocabulary that hold (name, arity) pairs; the others hold names
