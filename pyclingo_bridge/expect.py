@@ -145,9 +145,14 @@ def evaluate(run: Run, lines: Lines | None = None, unit: str = "answer set") -> 
 def check(scenario, *, edition: str | None = None, timeout: float | None = None) -> list[Verdict]:
     """What `lookback check` decides for one loaded scenario (scenario.load_scenario): solve it
     (engine.solve), count its lines of play if an expectation asks for them, and evaluate every
-    expectation: one Verdict each, after the run's own checks (satisfiable, no violation)."""
+    expectation: one Verdict each, after the run's own checks (satisfiable, no violation).
+    ScenarioError for the input errors the run reveals (a scripted action the game cannot
+    perform), as the command says them."""
     from .engine import solve
     from .enumeration import lines_of_play
+    from .run_errors import run_error
 
     run = solve(scenario, edition=edition, timeout=timeout)
+    if error := run_error(run):
+        raise error
     return evaluate(run, lines_of_play(run, timeout=timeout))

@@ -159,20 +159,16 @@ def _library(config: pytest.Config):
 
 
 def _solve(path: Path, edition: str | None, config: pytest.Config) -> Verdicts:
-    """The verdicts of `lookback check` for one scenario under one edition (the unrolled program,
-    lines of play counted for expect(lines, N))."""
-    from .enumeration import lines_of_play
-    from .expect import evaluate
-    from .jobs import clingo_options, solve_file
+    """The verdicts of `lookback check` for one scenario under one edition (expect.check)."""
+    from .expect import check
+    from .scenario import load_scenario
 
-    timeout = config.getoption("lookback_timeout")
     try:
-        result = solve_file(str(path), edition=edition, timeout=timeout, library=_library(config))
-        lines = lines_of_play(result, timeout=timeout, options=clingo_options(None))
+        scenario = load_scenario(path, library=_library(config))
+        verdicts = check(scenario, edition=edition, timeout=config.getoption("lookback_timeout"))
     except LookbackError as error:
         return Verdicts({}, (), bad_input=str(error))
-    keys = {(e.location.line, str(e)) for e in result.scenario.expectations}
-    verdicts = evaluate(result, lines)
+    keys = {(e.location.line, str(e)) for e in scenario.expectations}
     by_expectation = {(v.location.line, v.what): v for v in verdicts if (v.location.line, v.what) in keys}
     run = tuple(v for v in verdicts if (v.location.line, v.what) not in keys)
     return Verdicts(by_expectation, run)

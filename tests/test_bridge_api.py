@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from clingo import parse_term
 
-from pyclingo_bridge import decode, evaluate, load_scenario, resources, solve
+from pyclingo_bridge import ScenarioError, check, decode, evaluate, load_scenario, resources, solve
 from pyclingo_bridge.engine import initial_horizon
 
 SEED = resources.scenarios_dir() / "seed_603_10a_wipe.lp"
@@ -101,6 +101,9 @@ def test_some_none_and_script_failure(seed, tmp_path) -> None:
     # bear1 is cast from the battlefield: script_failed (and its violation) are failures
     assert verdicts["no script_failed"].failed and "not_in_hand(bear1)" in verdicts["no script_failed"].evidence
     assert verdicts["no violation"].failed
+    # check() decides as `lookback check` does: a scripted action the game cannot perform is bad input
+    with pytest.raises(ScenarioError, match="script action 2, cast\\(alice,bear1\\), cannot be performed: bear1 is not in alice.s hand"):
+        check(load_scenario(path))
 
 
 def test_a_run_imports_neither_dataclasses_nor_inspect() -> None:
