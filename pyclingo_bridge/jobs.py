@@ -123,8 +123,10 @@ def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, ma
     models = decode_in_time(shown, timeout)  # the report counts the rest undecoded
     if fmt in ("dot", "svg"):
         from . import dot
-        title = f"{path}: answer set 1 of {len(result.models)}, edition {result.edition}" if models else \
-            f"{path}: no answer set"
+        # the count says whether it is all of them (a graph must not claim more than the run showed)
+        stopped = "" if result.exhausted else f" found before the run stopped ({result.cut_short})"
+        title = f"{path}: answer set 1 of {len(result.models)}{stopped}, edition {result.edition}" if models else \
+            f"{path}: no answer set{stopped}"
         graph = dot.timeline(models[0], result.scenario.script, title) if models else \
             f"digraph timeline {{\n  label={dot.quote(title)};\n}}\n"
         return RunReport(dot.svg(graph, path) if fmt == "svg" else graph, own_card_notes(result.scenario, library),

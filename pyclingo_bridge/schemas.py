@@ -71,7 +71,7 @@ SCHEMAS = {
                        verdicts=arr(obj(invariant=STR, rule=nullable(STR), where=STR, status=STR, evidence=STR)),
                        horizon_check=nullable(obj(complete=BOOL, open=STR, cut_short=BOOL)),
                        counterexamples=arr(obj(invariants=arr(STR), violations=arr(STR), scenario=STR)),
-                       proven=BOOL, cut_short=BOOL, ground_seconds=NUM, solve_seconds=NUM),
+                       no_counterexample=BOOL, cut_short=BOOL, ground_seconds=NUM, solve_seconds=NUM),
     "error": document("the document of a command given --json that meets bad input",
                       error=obj(file=nullable(STR), line=nullable(INT), column=nullable(INT), message=STR)),
 }
