@@ -28,15 +28,16 @@ _EXPORTS = {
     "Conflict": "conflicts", "minimal_conflict": "conflicts",
     "EditionDiff": "edition_diff", "diff_editions": "edition_diff",
     "Bounds": "generate", "Report": "verify", "verify_invariants": ("verify", "verify"),
+    "HtmlReport": "report_html", "html_report": "report_html",
 }
 
 # written out (not computed from _EXPORTS) so that linters see the two imports above as exports;
 # tests/test_bridge_api.py checks that it names exactly _EXPORTS and those two
 __all__ = ["AnswerSet", "Bounds", "CardLibrary", "CardTextError", "Conflict", "DecodeError", "EditionDiff",
-           "EncodingError", "Enumeration", "Explanation", "HorizonError", "LookbackError", "Outcome", "Report", "Run",
-           "Scenario", "ScenarioError", "Verdict", "check", "compile_text", "decode", "diff_editions",
-           "enumerate_outcomes", "evaluate", "explain_atom", "load_library", "load_scenario", "minimal_conflict",
-           "solve", "verify_invariants"]
+           "EncodingError", "Enumeration", "Explanation", "HorizonError", "HtmlReport", "LookbackError", "Outcome",
+           "Report", "Run", "Scenario", "ScenarioError", "Verdict", "check", "compile_text", "decode",
+           "diff_editions", "enumerate_outcomes", "evaluate", "explain_atom", "html_report", "load_library",
+           "load_scenario", "minimal_conflict", "solve", "verify_invariants"]
 
 
 def __getattr__(name: str) -> object:

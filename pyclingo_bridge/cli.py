@@ -172,6 +172,8 @@ _MAX_MEMORY = click.option("--max-memory", type=_Size(), default=default_max_mem
                                 "the report says it was cut short: memory.")
 
 
+_LEVELS = click.option("--levels", type=click.IntRange(min=1), default=None, metavar="N",
+                       help="Show the why trees down to N atoms deep only (default: all).")
 _FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json", "dot", "svg"]), default=None,
                        help="text (default), json (as --json), dot (a Graphviz graph) or svg (the graph drawn "
                             "by Graphviz's dot program, which must be installed).")
@@ -625,8 +627,7 @@ def coverage_command(output: str | None, check_only: bool, timeout: float, mutat
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
 @click.option("--depth", type=click.IntRange(min=0), default=DEFAULT_DEPTH, show_default=True, metavar="N",
               help="How many missing atoms deep the why-not search goes.")
-@click.option("--levels", type=click.IntRange(min=1), default=None, metavar="N",
-              help="Show the why tree down to N atoms deep only (default: all).")
+@_LEVELS
 @_FORMAT
 @_TIMEOUT
 @_MAX_MEMORY
@@ -643,6 +644,46 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
     library = _library(card_dirs, override_cards)
     _print(_in_guard(jobs.explain_output, scenario, atom, as_json, library, edition, depth, timeout, levels, fmt,
                      timeout=timeout, max_memory=max_memory, subject=scenario, as_json=as_json))
+
+
+@main.command("report")
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True), metavar="FILE",
+              help="Write the HTML document to FILE (- : standard output).")
+@click.option("--edition", default=None, metavar="2006|current|both",
+              help="Rules edition to apply (overrides the scenario's edition/1); both: side by side, "
+                   "differences marked.")
+@click.option("--explain/--no-explain", default=True, show_default=True,
+              help="Explain every trigger and expectation (a derivation tree each; seconds per edition).")
+@_LEVELS
+@_TIMEOUT
+@_MAX_MEMORY
+@_card_options
+@_interruptible
+def report_command(scenario: str, output: str, edition: str | None, explain: bool, levels: int | None,
+                   timeout: float | None, max_memory: int | None, card_dirs: tuple[str, ...],
+                   override_cards: bool) -> None:
+    """Write one self-contained HTML file (no network, no framework) to look at SCENARIO in a browser:
+    the timeline as swimlanes (a lane per card, a column per step, each trigger an arrow to the
+    state it was judged on), the stack and life totals, haunt links, the distinct outcomes with
+    their lines of play and a witness line each, and the explanation of every trigger and
+    expectation as a collapsible tree."""
+    if edition != BOTH:
+        _check_edition(edition)
+    library = _library(card_dirs, override_cards)
+    result = _in_guard(jobs.report_output, scenario, edition, explain, levels, timeout, library,
+                       timeout=timeout, max_memory=max_memory, subject=scenario)
+    _note_own_cards(result.notes)
+    if output == "-":
+        click.echo(result.text, nl=False)
+        sys.exit(EXIT_CUT_SHORT if result.cut_short else 0)
+    try:
+        Path(output).write_text(result.text, encoding="utf-8")
+    except OSError as error:
+        _bad_input(f"{output}: cannot write the report ({error.strerror})")
+    click.echo(f"wrote {output} ({len(result.text) >> 10} KiB): open it in a browser", err=True)
+    if result.cut_short:
+        sys.exit(EXIT_CUT_SHORT)
 
 
 @main.command("verify")

@@ -17,7 +17,7 @@ import subprocess
 from .decode import AnswerSet
 from .errors import LookbackError, Location
 from .explain import _HOLDS_IN, Explanation, Node
-from .render import label, _kind
+from .render import label, step_kind
 
 #: how graphviz is installed where it is not
 INSTALL = "Debian/Ubuntu: apt install graphviz; macOS: brew install graphviz; Windows: winget install graphviz"
@@ -84,7 +84,7 @@ def timeline(model: AnswerSet, script: dict, title: str) -> str:
         stack = ", ".join(label(i) for i in step.stack) or "empty"
         events = [label(e) for e in step.events]
         life = ", ".join(f"{p} {n}" for p, n in step.life)
-        text = _lines(f"step {step.index}: {_kind(step, script)}", *events, f"stack: {stack}", f"life: {life}")
+        text = _lines(f"step {step.index}: {step_kind(step, script)}", *events, f"stack: {stack}", f"life: {life}")
         out.append(f"  s{step.index} [label={text}];")
     for a, b in zip(model.steps, model.steps[1:]):
         out.append(f"  s{a.index} -> s{b.index} [style=bold, color=\"#999999\", weight=10];")

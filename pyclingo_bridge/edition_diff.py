@@ -138,8 +138,12 @@ def diff_editions(scenario: Scenario, *, limit: int = 0, timeout: float | None =
                   driver: str = "unrolled") -> EditionDiff:
     """Enumerate the scenario's outcomes under both editions and compare them
     (timeout seconds for each edition; driver: enumerate_edition). Raises ScenarioError on bad input."""
-    enumerations = tuple(enumerate_edition(scenario, ed, limit=limit, timeout=timeout, driver=driver)
-                         for ed in EDITIONS)
+    return compare_editions(scenario, tuple(enumerate_edition(scenario, ed, limit=limit, timeout=timeout,
+                                                              driver=driver) for ed in EDITIONS))
+
+
+def compare_editions(scenario: Scenario, enumerations: tuple[Enumeration, ...]) -> EditionDiff:
+    """The comparison of two enumerations of the scenario, one per edition (in EDITIONS order)."""
     games = [_game_sets(e) for e in enumerations]
     unions = [set().union(*g) if g else set() for g in games]
     only = tuple((str(e.run.edition), tuple(sorted(mine - other)))

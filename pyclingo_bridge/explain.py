@@ -162,6 +162,17 @@ def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int
     cards beside the bundled ones (cards.load_library)."""
     scenario = load_scenario(path, library=library)
     atom = parse_atom(atom_text)
+    return explain_atoms(scenario, (atom_text,), edition=edition, depth=depth, timeout=timeout,
+                         levels=levels)[str(atom)]
+
+
+def explain_atoms(scenario: Scenario, atom_texts: tuple[str, ...], *, edition: str | None = None,
+                  depth: int = provenance.DEFAULT_DEPTH, timeout: float | None = None,
+                  levels: int | None = None) -> dict[str, Explanation]:
+    """Explain each atom of atom_texts (keyed by the atom as clingo prints it) with one grounding
+    of the provenance program: grounding it is most of the cost of an explanation (seconds, for
+    any number of atoms), each atom then takes two solves under assumptions."""
+    atoms = tuple(dict.fromkeys(parse_atom(text) for text in atom_texts))
     run = solve(scenario, edition=edition, timeout=timeout)
     if error := run_error(run):
         raise error
@@ -169,7 +180,7 @@ def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int
         raise ScenarioError(Location(scenario.path), "the scenario has no answer set: nothing to explain "
                                                      "(lookback conflicts names the rules and facts responsible)")
     prog = _program(scenario.card_files)
-    extra, special = _specialised(scenario.card_files, (atom.name, len(atom.arguments)))
+    extra, special = _specialised(scenario.card_files, tuple(sorted({(a.name, len(a.arguments)) for a in atoms})))
     meta = {**prog.meta, **special}
     last = max(prog.rules, default=0)
 
@@ -178,16 +189,19 @@ def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int
 
     facts = "".join(f"{f.symbol}.\nexplain_prov(scenario({i}), 0, {f.symbol}, (), ()) :- explain_want({f.symbol}).\n"
                     for i, f in enumerate(scenario.facts))
-    query = f"explain_want({atom}).\nexplain_ground({atom}).\nexplain_wantnot_at({atom}, 0).\n"
+    query = "".join(f"explain_want({a}).\nexplain_ground({a}).\nexplain_wantnot_at({a}, 0).\n" for a in atoms)
     ctl = ground(transform, facts + GENERIC + query, horizon=run.horizon, edition=edition,
                  constants={"explain_depth": depth}, card_files=scenario.card_files)
-    held = _model(ctl, atom, True)
-    lacked = _model(ctl, atom, False)
-    holds_in = "none" if held is None else "every" if lacked is None else "some"
     book = _Book(scenario, meta, levels)
-    why = book.why(atom, held) if held is not None else None
-    why_not = book.why_not(atom, lacked, depth) if lacked is not None else None
-    return Explanation(str(atom), holds_in, run.edition, run.horizon, why, why_not)
+    found = {}
+    for atom in atoms:
+        held = _model(ctl, atom, True)
+        lacked = _model(ctl, atom, False)
+        holds_in = "none" if held is None else "every" if lacked is None else "some"
+        why = book.why(atom, held) if held is not None else None
+        why_not = book.why_not(atom, lacked, depth) if lacked is not None else None
+        found[str(atom)] = Explanation(str(atom), holds_in, run.edition, run.horizon, why, why_not)
+    return found
 
 
 @cache
@@ -198,8 +212,8 @@ def _program(card_files) -> provenance.Program:
 
 
 @cache
-def _specialised(card_files, name: tuple[str, int]):
-    return provenance.specialise(_program(card_files), name)
+def _specialised(card_files, names: tuple[tuple[str, int], ...]):
+    return provenance.specialise(_program(card_files), names)
 
 
 def _model(ctl: Control, atom: Symbol, value: bool) -> frozenset[Symbol] | None:
@@ -464,7 +478,8 @@ def _well_founded(derivations: dict) -> dict:
 
 # - output ----------------------------------------------------------------------------------------
 
-def _line(node: Node) -> str:
+def node_line(node: Node) -> str:
+    """One node of a tree as a line of text: kind, atom, CR numbers and asp/ file:line."""
     cite = ""
     if node.kind in ("event", "state", "fact", "derived", "choice"):
         cr = f"CR {', '.join(node.rules)}" if node.rules else "no CR tag"
@@ -484,7 +499,7 @@ def _line(node: Node) -> str:
 
 
 def _tree(node: Node, indent: int = 0) -> list[str]:
-    lines = ["  " * indent + _line(node)]
+    lines = ["  " * indent + node_line(node)]
     for child in node.children:
         lines += _tree(child, indent + 1)
     return lines

@@ -269,6 +269,20 @@ def explain_output(path: str, atom: str, as_json: bool, library: CardLibrary | N
     return Output((json_report if as_json else text_report)(result))
 
 
+def report_output(path: str, edition: str | None, explain: bool, levels: int | None, timeout: float | None,
+                  library: CardLibrary | None = None) -> Output:
+    """The HTML document of `lookback report` (html_report.py)."""
+    from .report_html import html_report
+
+    started = guard.run_started()
+    scenario = load_scenario(path, library=library)
+    report = html_report(scenario, edition, explain=explain, levels=levels, timeout=time_left(timeout, started))
+    guard.searched()
+    notes = own_card_notes(scenario, library) + ((f"the enumeration was cut short ({report.cut_short}): the "
+                                                  "report shows what was found by then",) if report.cut_short else ())
+    return Output(report.text, notes, report.cut_short is not None)
+
+
 def conflicts_output(path: str, edition: str | None, as_json: bool, timeout: float | None,
                      library: CardLibrary | None = None) -> Output:
     """The whole output of `lookback conflicts`: the minimal conflict of a scenario without an

@@ -315,9 +315,10 @@ def program(stmts: tuple[Statement, ...]) -> Program:
     return prog
 
 
-def specialise(prog: Program, name: tuple[str, int]) -> tuple[list[ast.AST], dict[tuple[int, int, int], Meta]]:
-    """The why-not chains that go below an atom with unknown arguments, for a question about
-    predicate `name`: a step of one of its rules whose atom has arguments no earlier condition
+def specialise(prog: Program, names: tuple[tuple[str, int], ...]) -> tuple[list[ast.AST],
+                                                                          dict[tuple[int, int, int], Meta]]:
+    """The why-not chains that go below an atom with unknown arguments, for questions about the
+    predicates `names` (asked together: the chains' modes are numbered once for all of them): a step of one of its rules whose atom has arguments no earlier condition
     fixes (`no atom p(_, a, b) is true`) is asked about in turn, each rule that can derive
     such an atom in a chain specialised to the arguments known (an adornment, as magic sets
     name it), up to HOLE_HOPS times. Only what the question can reach is made: made for every
@@ -326,7 +327,7 @@ def specialise(prog: Program, name: tuple[str, int]) -> tuple[list[ast.AST], dic
     meta: dict[tuple[int, int, int], Meta] = {}
     chains: dict[tuple[int, int, frozenset[int]], int] = {}
     modes = count(1)
-    todo = [(call, 1) for el in prog.elements.get(name, []) for call in prog.calls[el.r, el.e]]
+    todo = [(call, 1) for name in names for el in prog.elements.get(name, []) for call in prog.calls[el.r, el.e]]
     while todo:
         call, hop = todo.pop(0)
         for el in prog.elements.get(_head_name(call.term) or ("", -1), []):

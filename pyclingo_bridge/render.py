@@ -53,7 +53,8 @@ def trigger_line(tr: Trigger) -> str:
     return f"{tr.ability} of {tr.source_id}{again} {why}; controlled by {tr.controller}"
 
 
-def _kind(step: Step, script: dict[int, Symbol]) -> str:
+def step_kind(step: Step, script: dict[int, Symbol]) -> str:
+    """What the step was, in words: `scripted action 1: cast(bob, vengeance)`, `state-based actions`."""
     kind = parse_term(step.kind)
     if kind.match("action", 1):
         number = kind.arguments[0].number
@@ -73,7 +74,7 @@ def _pairs(pairs: Iterable[tuple[str, object]]) -> str:
 
 
 def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dict[int, Symbol]) -> list[str]:
-    lines = [f"step {step.index}: {_kind(step, script)}"]
+    lines = [f"step {step.index}: {step_kind(step, script)}"]
     if step.events:
         lines.append("  events: " + "; ".join(label(e) for e in step.events))
     lines += ["  trigger: " + trigger_line(tr) for tr in step.triggers]
