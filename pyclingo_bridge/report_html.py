@@ -269,6 +269,9 @@ def _timelines(scenario: Scenario, r: EditionReport, differs: frozenset[str]) ->
               f'state after step T-1</span><span style="color:{LOOK_COLOUR["forward"]}">&#8212; looked forward: '
               f'judged on the state after step T</span><span style="color:{HAUNT_COLOUR}">&#8212; haunts '
               f"(CR 702.55b)</span><span>#N: the card's object N (CR 400.7)</span></p>")
+    if not parts:
+        return ("<p>No line of play: no game starts from this state, or none is legal to its end "
+                "(<code>lookback conflicts</code> names the rules and facts responsible).</p>")
     return legend + "".join(parts)
 
 

@@ -210,3 +210,12 @@ def test_each_trigger_and_expectation_has_its_explanation():
     assert all(v["data-status"] != "FAIL" for v in verdicts)
     life = next(v for v in verdicts if "final_life(alice,22)" in v.get_text())
     assert life.find("div", class_="tree")["data-atom"] == "final_life(alice,22)"
+
+
+def test_a_scenario_without_a_line_of_play_says_so():
+    # Switcheroo with the same creature as both targets: CR 115.3 forbids it, no game starts
+    page = BeautifulSoup(html_report(load_scenario(Path(__file__).parent / "data" / "conflicts" /
+                                                   "switcheroo_one_creature.lp"), explain=True).text, "html.parser")
+    assert not page.select("li.outcome") and not page.select("svg")
+    assert "No line of play" in page.get_text()
+    assert [v["data-status"] for v in page.select("div.verdict")][0] == "FAIL"
