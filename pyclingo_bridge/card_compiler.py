@@ -427,6 +427,10 @@ class _ToFacts(Transformer):
             filt = conj(_conjuncts(subject) + list(extra)) if extra else subject
         return ("condition", kind, filt, actor)
 
+    def enters_tapped(self, meta, c):
+        # CR 614.1c-d, 110.5b: it entered tapped: tapped in the state after (a look-forward trigger)
+        return self._condition("enters", c[0], (Function("tapped"),))
+
     def dies(self, meta, c):
         return self._condition("dies", c[0], c[1] if len(c) > 1 else ())
 
@@ -701,6 +705,12 @@ class _ToFacts(Transformer):
 
     def destroy(self, meta, c):
         return self._each("destroy", c[0])
+
+    def tap(self, meta, c):
+        return self._each("tap", c[0])
+
+    def untap(self, meta, c):
+        return self._each("untap", c[0])
 
     def _each(self, name: str, ref) -> list[Symbol]:
         if isinstance(ref, tuple):  # two targets: one effect each
@@ -1033,6 +1043,12 @@ class _ToFacts(Transformer):
     def replaced_other(self, meta, c):
         return self._another(c[0]).filter(context="all")
 
+    def static_enters_tapped(self, meta, c):
+        return Ability(facts=[("static", (AB, Function("enters_tapped")))])
+
+    def static_enters_tapped_all(self, meta, c):
+        return Ability(facts=[("static", (AB, fn("enters_tapped", c[0])))])
+
     def static_enters_with_counters(self, meta, c):
         return Ability(facts=[("static", (AB, fn("enters_with_counters", self._kind(c[2]), c[1])))])
 
@@ -1235,6 +1251,38 @@ def _self_names(card: CardText) -> list[str]:
     return names
 
 
+def _one_spell(abilities: list[Ability]) -> bool:
+    """Two spell abilities (two lines of an instant's or sorcery's instructions) that are one: at
+    most one target between them (targets of several lines would need numbering across them)."""
+    if len(abilities) != 2 or any(a.granted is not None for a in abilities):
+        return False
+    names = [name for a in abilities for name, _ in a.facts]
+    return names.count("spell_ability") == 2 and names.count("target_spec") <= 1 and \
+        set(names) <= {"spell_ability", "target_spec", "effect", "instruction", "distinct_targets"}
+
+
+def _steps(ability: Ability) -> list[list[Symbol]]:
+    """The instructions of an ability, in order, each a list of effects."""
+    effects = [args[1] for name, args in ability.facts if name == "effect"]
+    if effects:
+        return [effects]
+    numbered: dict[int, list[Symbol]] = {}
+    for name, args in ability.facts:
+        if name == "instruction":
+            numbered.setdefault(args[1], []).append(args[2])
+    return [numbered[n] for n in sorted(numbered)]
+
+
+def _in_order(first: Ability, second: Ability) -> Ability:
+    """The spell ability of two lines of an instant or sorcery: the first line's instructions,
+    then the second's (CR 608.2c), with the target of either (_one_spell)."""
+    targets = [f for f in first.facts + second.facts if f[0] in ("target_spec", "distinct_targets")]
+    steps = _steps(first) + _steps(second)
+    merged = Ability(facts=[("spell_ability", (AB,))] + targets + _effect_facts(Instructions(steps)),
+                     notes=first.notes + [n for n in second.notes if n not in first.notes])
+    return merged
+
+
 def _ability_groups(lines: list[Piece]) -> list[list[Piece]]:
     """Ability lines; a modal ability's bullet lines join the line that says 'choose one'."""
     groups: list[list[Piece]] = []
@@ -1284,25 +1332,39 @@ def compile_card(card: CardText, *, partial: bool = False, cid: str | None = Non
     gaps: list[tuple[Location, str]] = []
     number = 0
     exiler: int | None = None  # the last ability so far that exiles (CR 607.2a)
+    parsed: list[tuple[list[Piece], list[Ability] | CardTextError]] = []
     for group in _ability_groups(card.lines):
         try:
             result = _parse_ability(group, card, info)
-            for ability in result if isinstance(result, list) else [result]:
+            abilities = result if isinstance(result, list) else [result]
+            for ability in abilities:
                 if exiler is None and _mentions(tuple(a for _, a in ability.facts), EXILED):
                     line, column = info.current.place(0)
                     raise CardTextError(Location(card.file, line, column),
                                         'cannot be said with the card facts: "the exiled card": no earlier '
                                         "ability of this card exiles a card (CR 607.2a)")
+                if _exiles(ability.facts):
+                    exiler = 0  # some ability exiles: "the exiled card" of a later one is linked to it
         except CardTextError as error:
             if not partial:
                 raise
+            parsed.append((group, error))
+            continue
+        if parsed and not isinstance(parsed[-1][1], CardTextError) and _one_spell(parsed[-1][1] + abilities):
+            # CR 608.2c: an instant's or sorcery's lines are one spell ability, followed in order
+            parsed[-1] = (parsed[-1][0] + group, [_in_order(parsed[-1][1][0], abilities[0])])
+            continue
+        parsed.append((group, abilities))
+    exiler = None
+    for group, result in parsed:
+        if isinstance(result, CardTextError):
             number += 1
-            gaps.append((error.location, error.message))
+            gaps.append((result.location, result.message))
             quoted = " ".join(p.text for p in group)
-            body.append(f"{GAP_MARKER} ab({cid}, {number}) at {error.location}: {error.message}")
+            body.append(f"{GAP_MARKER} ab({cid}, {number}) at {result.location}: {result.message}")
             body.append(f"%   text: {quoted}")
             continue
-        for ability in result if isinstance(result, list) else [result]:
+        for ability in result:
             notes += ability.notes
             if ability.keyword:
                 body.append(f"printed_keyword({cid}, {ability.keyword}).")

@@ -88,6 +88,9 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
     lines += [f"  haunting begins: {label(e)} haunts {label(x)} (CR 702.55b)" for e, x in step.haunts if (e, x) not in was]
     lines += [f"  haunting ends: {label(e)} no longer haunts {label(x)} (CR 400.7)"
               for e, x in sorted(was - set(step.haunts))]
+    tapped_before = set(previous.tapped) if previous else set()
+    lines += [f"  tapped: {label(o)} (CR 110.5)" for o in step.tapped if o not in tapped_before]
+    lines += [f"  untapped: {label(o)}" for o in sorted(tapped_before - set(step.tapped))]
     lines += [f"  fizzled (all targets illegal): {label(i)}" for i in step.fizzled]
     lines += [f"  did nothing (its \"if\" is false now, CR 603.4): {label(i)}" for i in step.condition_unmet]
     if step.at_once:

@@ -26,7 +26,7 @@ SCENARIO_PREDICATES: dict[str, int] = {
     "player": 2, "active_player": 1, "starting_life": 2,
     "card": 3, "token": 3, "spell_copy": 3,
     "init_zone": 2, "init_controller": 2, "init_attached": 2, "init_damage": 2,
-    "init_stack": 2, "init_target": 3, "init_counters": 3, "library_position": 2,
+    "init_stack": 2, "init_target": 3, "init_counters": 3, "init_tapped": 1, "library_position": 2,
     "init_haunting": 2, "script": 2, "script_target": 3, "edition": 1, "expect": 2,
     "token_rounds": 1, "batches": 1, "trigger_target": 4,
 }
@@ -50,13 +50,13 @@ _ONCE: dict[str, tuple[int, str]] = {
     "init_stack": (1, "the stack place of {}"), "init_target": (2, "target {1} of {0}"),
     "script_target": (2, "target {1} of script action {0}"), "edition": (0, "the edition"),
     "token_rounds": (0, "token_rounds"), "batches": (0, "batches"), "trigger_target": (3, "target {2} of ability {1} of {0}"),
-    "init_haunting": (1, "what {} haunts"),
+    "init_haunting": (1, "what {} haunts"), "init_tapped": (1, "that {} is tapped"),
 }
 #: where a piece must start for a fact about it to make sense (fact -> argument -> zones)
 _STARTS_IN: dict[str, dict[int, tuple[str, ...]]] = {
     "init_damage": {0: ("battlefield",)}, "init_attached": {0: ("battlefield",), 1: ("battlefield",)},
     "init_controller": {0: ("battlefield", "stack")}, "init_target": {0: ("stack",)},
-    "init_haunting": {0: ("exile",), 1: ("battlefield",)},
+    "init_haunting": {0: ("exile",), 1: ("battlefield",)}, "init_tapped": {0: ("battlefield",)},
 }
 #: argument roles of the scripted actions the encodings read (checked when present)
 ACTION_ROLES: dict[str, tuple[str, ...]] = {"cast": ("player", "piece"), "phasing": ("player",),
@@ -372,7 +372,8 @@ class _Checker:
             "token": self.check_piece, "spell_copy": self.check_piece,
             "init_zone": self.check_init_zone, "init_controller": self.check_init_controller,
             "init_attached": self.check_init_attached, "init_damage": self.check_init_damage,
-            "init_counters": self.check_init_counters, "library_position": self.check_library_position,
+            "init_counters": self.check_init_counters, "init_tapped": lambda f: self.piece(f, f.args[0]),
+            "library_position": self.check_library_position,
             "init_stack": self.check_init_stack, "init_target": self.check_init_target,
             "init_haunting": self.check_init_haunting,
             "script": self.check_script, "script_target": self.check_script_target,

@@ -242,12 +242,14 @@ class Drawing:
                 controller = dict(step.controllers).get(obj)
                 owner = self.cards.get(card, ("", ""))[1]
                 tip = f"{label(obj)}: object #{n} of card {card} (CR 400.7), in the {zone} after step {step.index}" + \
+                    (", tapped" if obj in step.tapped else "") + \
                     (f", owned by {owner}" if owner else "") + (f", controlled by {controller}" if controller else "")
                 other = controller if controller and controller != owner else ""  # control differs: shown
                 self.parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="3" '
                                   f'class="object" data-object="{escape(obj)}" data-step="{step.index}" '
                                   f'data-zone="{zone}"><title>{escape(tip)}</title></rect>')
-                self.text(x + w / 2, y + h - 3, fit(f"#{n}" + (f" ({other})" if other else ""), w - 4),
+                tapped = " tapped" if obj in step.tapped else ""
+                self.text(x + w / 2, y + h - 3, fit(f"#{n}" + (f" ({other})" if other else "") + tapped, w - 4),
                           "object-label", "middle", tip)
                 before = previous and previous.get(card)
                 if before:

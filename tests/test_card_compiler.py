@@ -314,7 +314,7 @@ REFUSED = [
     ("Whenever a creature deals combat damage to a player, draw a card.", "deals combat damage to a player"),
     ("When this creature enters, you gain 2 life for each player.", "you gain 2 life for each player"),
     ("Whenever this creature becomes tapped, you gain 1 life.", "becomes tapped"),
-    ("When this creature enters, tap target creature.", "tap target creature"),
+    ("When this creature enters, scry 2.", "scry 2"),
     ("When this creature enters, create a 4/4 red Dragon creature token with flying.",
      "create a 4/4 red Dragon creature token with flying"),
     ("When this creature enters, return target card to its owner's hand.", "target card"),

@@ -31,6 +31,8 @@ CASES = {
     "attached from hand": ("init_attached(vengeance, bear1).", ADDED, "needs vengeance to start in battlefield"),
     "controller in hand": ("init_controller(vengeance, alice).", ADDED, "needs vengeance to start in battlefield or stack"),
     "target of a card not on the stack": ("init_target(vengeance, 1, bear1).", ADDED, "needs vengeance to start in stack"),
+    "tapped in hand": ("init_tapped(vengeance).", ADDED, "init_tapped needs vengeance to start in battlefield"),
+    "tapped twice": ("init_tapped(bear1). init_tapped(bear1).", ADDED, "that bear1 is tapped is given twice"),
     "card nowhere": ("card(lions, savannah_lions, alice).", ADDED, "lions has no init_zone(lions, Zone)"),
     "stack places with a gap": ("spell_copy(c, murder, bob). init_zone(c, stack). init_stack(c, 2).", ADDED,
                                 "stack places must run 1, 2, 3"),
