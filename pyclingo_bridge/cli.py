@@ -5,6 +5,9 @@ that was not cut short, a conflict, a counterexample, a sure edition
 difference); 2 bad input (a one-line `file:line:col: message`, never a
 traceback); 3 the run was cut short (--timeout, --limit, --max-models) and
 nothing definite failed: the answer is incomplete; 130 interrupted (Ctrl-C).
+
+A scenario argument `-` reads the scenario from stdin; messages and reports call it `<stdin>`.
+Long runs show their progress on stderr when it is a terminal (progress.py).
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ import errno
 import functools
 import os
 import sys
-import time
 from pathlib import Path
+from typing import Callable, NamedTuple
 
 import click
 
@@ -28,6 +31,7 @@ from .provenance import DEFAULT_DEPTH
 from .generate import DEFAULT_POOL, DEFAULT_ZONES, Bounds
 from .render import json_report, text_report
 from .oracle_layout import CardTextError
+from .progress import Progress, ProgressLine
 from .cards import CardLibrary, folders_from_environment, is_card_file, load_library, replaced_note
 from .scenario import MAX_TOKEN_ROUNDS, Scenario, load_scenario
 from .vocabulary import cache_dir as vocabulary_cache_dir, vocabulary
@@ -77,9 +81,36 @@ def _note_own_cards(lines: tuple[str, ...] | list[str]) -> None:
         click.echo(line, err=True)
 
 
-def _load(path: str | Path, library: CardLibrary) -> Scenario:
+#: the scenario argument that reads the scenario from stdin
+STDIN = "-"
+
+
+class _Source(NamedTuple):
+    """A scenario argument: its name in messages and reports (the path, or <stdin>) and, for `-`,
+    its text, read here once: a job runs in a child process, which does not share the command's
+    stdin, so it gets the text (jobs.py, text=)."""
+
+    name: str
+    text: str | None = None
+
+    def job(self, job):
+        """job with the scenario's text given to it (for a file: job itself)."""
+        return job if self.text is None else functools.partial(job, text=self.text)
+
+
+def _source(argument: str, as_json: bool = False) -> _Source:
+    """The scenario of a SCENARIO argument: `-` is read from stdin (exit 2 if it cannot be)."""
+    if argument != STDIN:
+        return _Source(argument)
+    try:
+        return _Source(prescan.STDIN_NAME, prescan.read_stream(getattr(sys.stdin, "buffer", None)))
+    except ScenarioError as error:
+        _bad_input(error, as_json)
+
+
+def _load(source: _Source, library: CardLibrary) -> Scenario:
     """Load and validate one scenario with the library; says which bundled cards its own cards replace."""
-    scenario = load_scenario(path, library=library)
+    scenario = load_scenario(source.name, library=library, text=source.text)
     _note_own_cards(jobs.own_card_notes(scenario, library))
     return scenario
 
@@ -101,19 +132,20 @@ def _cut_short_exit(reason: str, as_json: bool, subject: str) -> None:
 
 
 def _in_guard(job, *args, timeout: float | None, max_memory: int | None, subject: str, as_json: bool = False,
-              progress: "_Progress | None" = None):
+              progress: ProgressLine | None = None):
     """job(*args) (jobs.py) in the guard's child process (guard.py), stopped at the time limit,
     on Ctrl-C and by the memory limit: its value; a run cut short says so and exits 3, bad input
-    exits 2."""
+    exits 2. progress: shows what the job says of its progress, and is cleared at the end."""
     try:
-        return guarded(job, *args, timeout=timeout, max_memory=max_memory, on_progress=progress)
+        try:
+            return guarded(job, *args, timeout=timeout, max_memory=max_memory, on_progress=progress,
+                           on_tick=progress.tick if progress is not None else None)
+        finally:  # before anything else is written (Ctrl-C's message too)
+            if progress is not None:
+                progress.clear()
     except Stopped as stopped:
-        if progress is not None:
-            progress.done()
         _cut_short_exit(stopped.reason, as_json, subject)
     except LookbackError as error:
-        if progress is not None:
-            progress.done()
         _bad_input(error, as_json)
 
 
@@ -174,6 +206,12 @@ _MAX_MEMORY = click.option("--max-memory", type=_Size(), default=default_max_mem
 
 _LEVELS = click.option("--levels", type=click.IntRange(min=1), default=None, metavar="N",
                        help="Show the why trees down to N atoms deep only (default: all).")
+_PROGRESS = click.option("--progress/--no-progress", default=True, show_default=True,
+                         help="Show progress on stderr when it is a terminal and the run takes more than a second.")
+#: the SCENARIO argument: a file, or - for stdin
+_SCENARIO = click.argument("scenario", type=click.Path(dir_okay=False, allow_dash=True))
+
+
 _FORMAT = click.option("--format", "fmt", type=click.Choice(["text", "json", "dot", "svg"]), default=None,
                        help="text (default), json (as --json), dot (a Graphviz graph) or svg (the graph drawn "
                             "by Graphviz's dot program, which must be installed).")
@@ -194,7 +232,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@_SCENARIO
 @_EDITION
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
 @click.option("--all", "show_all", is_flag=True,
@@ -214,18 +252,20 @@ def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, fmt: 
     """Solve SCENARIO and print the timeline of its first answer set (all with --all). With
     --driver steps: one witness line of play (with --all, one per distinct outcome) and the counts
     of lines of play and of distinct outcomes. --format dot: the first answer set's timeline as a
-    Graphviz graph (steps, triggers as arrows to the state they read, haunt links); svg: drawn."""
+    Graphviz graph (steps, triggers as arrows to the state they read, haunt links); svg: drawn.
+    SCENARIO - reads the scenario from stdin."""
     as_json, fmt = _format(as_json, fmt)
     _check_edition(edition, as_json)
     if driver == "steps" and max_models:
         _bad_input("--max-models: not available with --driver steps (it counts every line through the merged "
                    "states)", as_json)
     library = _library(card_dirs, override_cards)
+    source = _source(scenario, as_json)
     try:
-        report = guarded(jobs.run_report, scenario, edition, as_json, show_all, max_models, timeout,
+        report = guarded(source.job(jobs.run_report), source.name, edition, as_json, show_all, max_models, timeout,
                          token_rounds, library, driver, fmt, timeout=timeout, max_memory=max_memory)
     except Stopped as stopped:
-        cut = jobs.cut_short_run(scenario, edition, stopped.reason)
+        cut = jobs.cut_short_run(source.name, edition, stopped.reason)
         lines = Lines(0, False, stopped.reason) if driver == "steps" else None
         report = jobs.RunReport((json_report if as_json else text_report)(cut, [], show_all, lines), (), True)
     except LookbackError as error:
@@ -236,32 +276,8 @@ def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, fmt: 
         sys.exit(EXIT_CUT_SHORT)
 
 
-class _Progress:
-    """Progress on stderr once a run takes more than a second: one line rewritten on a
-    terminal, a line every few seconds otherwise."""
-
-    def __init__(self, enabled: bool):
-        self.enabled, self.start, self.last, self.shown = enabled, time.monotonic(), 0.0, False
-        self.tty = sys.stderr.isatty()
-
-    def __call__(self, text: str) -> None:
-        now = time.monotonic()
-        if not self.enabled or now - self.start < 1.0:
-            return
-        if self.tty:
-            click.echo(f"\r{text} ({now - self.start:.0f} s)\x1b[K", err=True, nl=False)
-            self.shown = True
-        elif now - self.last >= 5.0:
-            click.echo(f"{text} ({now - self.start:.0f} s)", err=True)
-            self.last = now
-
-    def done(self) -> None:
-        if self.shown:
-            click.echo("\r\x1b[K", err=True, nl=False)
-
-
 @main.command("enumerate")
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@_SCENARIO
 @_EDITION
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
 @click.option("--limit", type=click.IntRange(min=0), default=0, metavar="N",
@@ -273,34 +289,48 @@ class _Progress:
 @click.option("--witnesses/--no-witnesses", default=True, show_default=True,
               help="Print one witness line of play (its timeline) for each outcome.")
 @_DRIVER
-@click.option("--progress/--no-progress", default=True, show_default=True,
-              help="Show progress on stderr when the run takes more than a second.")
+@_PROGRESS
 @_card_options
 @_interruptible
 def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
                       max_memory: int | None, all_orders: bool, witnesses: bool, driver: str, progress: bool,
                       card_dirs: tuple[str, ...], override_cards: bool) -> None:
-    """Every distinct outcome of SCENARIO, how many lines of play lead to each, and one witness line each."""
+    """Every distinct outcome of SCENARIO, how many lines of play lead to each, and one witness line each.
+    SCENARIO - reads the scenario from stdin."""
     _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
-    shown = _Progress(progress)
     if driver == "steps" and limit:
         _bad_input("--limit: not available with --driver steps (it counts every line through the merged states)", as_json)
-    output = _in_guard(jobs.enumerate_output, scenario, edition, as_json, limit, timeout, all_orders, witnesses,
-                       library, driver, timeout=timeout, max_memory=max_memory, subject=scenario, as_json=as_json,
-                       progress=shown)
-    shown.done()
+    source = _source(scenario, as_json)
+    output = _in_guard(source.job(jobs.enumerate_output), source.name, edition, as_json, limit, timeout, all_orders,
+                       witnesses, library, driver, timeout=timeout, max_memory=max_memory, subject=source.name,
+                       as_json=as_json, progress=ProgressLine(progress))
     _print(output)
 
 
 def _scenario_files(paths: tuple[str, ...]) -> list[Path]:
+    """The scenario files of PATHS (default: the bundled ones), `-` (stdin) left where it is."""
     if not paths:
         return resources.bundled_scenarios()
     files: list[Path] = []
     for path in map(Path, paths):
-        files += [f for f in sorted(path.rglob("*.lp")) if not is_card_file(f)] if path.is_dir() else [path]
-    included = {inc for f in files for inc in _includes(f)}
-    return [f for f in files if f.resolve() not in included]  # a fragment is checked with its scenario
+        files += [f for f in sorted(path.rglob("*.lp")) if not is_card_file(f)] \
+            if path.is_dir() and str(path) != STDIN else [path]
+    included = {inc for f in files if str(f) != STDIN for inc in _includes(f)}
+    # a fragment is checked with its scenario
+    return [f for f in files if str(f) == STDIN or f.resolve() not in included]
+
+
+def _sources(paths: tuple[str, ...]) -> list[_Source]:
+    """The scenarios of PATHS (files, folders, `-` for stdin; default: the bundled ones); exit 2 if
+    there is none, or `-` is given twice (stdin holds one scenario)."""
+    if paths.count(STDIN) > 1:
+        _bad_input(f"{STDIN}: given {paths.count(STDIN)} times, but stdin holds one scenario")
+    files = _scenario_files(paths)
+    if not files:
+        _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
+                                 "no scenario files (*.lp) found"))
+    return [_source(str(f)) for f in files]
 
 
 def _includes(path: Path) -> list[Path]:
@@ -312,7 +342,7 @@ def _includes(path: Path) -> list[Path]:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--edition", default=None, metavar="2006|current|both",
               help="Rules edition to apply (overrides the scenario's edition/1); both: each scenario under each.")
 @_TIMEOUT
@@ -328,10 +358,12 @@ def _includes(path: Path) -> list[Path]:
 @click.option("--junit-xml", "junit", type=click.Path(dir_okay=False), default=None, metavar="FILE",
               help="Also write the verdicts to FILE as JUnit XML (a test suite per scenario run), for CI systems.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the failures (with their evidence) and the summary.")
+@_PROGRESS
 def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, max_memory: int | None,
           token_rounds: int | None, conflicts: bool, driver: str, card_dirs: tuple[str, ...],
-          override_cards: bool, as_json: bool, junit: str | None, quiet: bool) -> None:
-    """Check the expectations of every scenario in PATHS (files or folders; default: the bundled ones).
+          override_cards: bool, as_json: bool, junit: str | None, quiet: bool, progress: bool) -> None:
+    """Check the expectations of every scenario in PATHS (files or folders, - for a scenario on
+    stdin; default: the bundled ones).
     In a folder, a file of card definitions only (a card file) is not a scenario and is skipped.
     --edition both checks each scenario under every edition, and names the edition on each line.
     --driver steps decides them over the explorer's merged lines of play (docs/step-form.md).
@@ -346,18 +378,19 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
     library = _library(card_dirs, override_cards)
     counts = {"PASS": 0, "FAIL": 0, "SKIP": 0}
     bad_input = 0
-    files = _scenario_files(paths)
-    if not files:
-        _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
-                                 "no scenario files (*.lp) found"))
+    files = _sources(paths)
     done, cut_short, definite = 0, 0, 0
-    runs = [(path, ed) for path in files for ed in editions]
+    runs = [(source, ed) for source in files for ed in editions]
+    shown = ProgressLine(progress)
+    unit = "scenarios" if len(editions) == 1 else "runs"
     try:
-        for path, ed in runs:
-            checked = _check_one(str(path), ed, timeout, max_memory, conflicts, token_rounds, edition == BOTH,
-                                 library, driver)
+        for source, ed in runs:
+            shown(Progress(source.name, done, len(runs), unit))
+            checked = _check_one(source, ed, timeout, max_memory, conflicts, token_rounds, edition == BOTH,
+                                 library, driver, shown.tick)
+            shown.clear()
             done += 1
-            reports.append((str(path), checked))
+            reports.append((source.name, checked))
             _note_own_cards(checked.notes)
             if checked.bad_input is not None:
                 click.echo(checked.bad_input, err=True)
@@ -371,6 +404,7 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
                 if not quiet or not line.startswith(("PASS ", "SKIP ")):
                     echo(line)
     except KeyboardInterrupt:
+        shown.clear()
         what = "scenario" if len(editions) == 1 else "run"
         click.echo(f"interrupted (Ctrl-C) during {what} {done + 1} of {len(runs)}: the results are incomplete",
                    err=True)
@@ -390,25 +424,27 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
              else EXIT_CUT_SHORT if cut_short else EXIT_OK)
 
 
-def _check_one(path: str, edition: str | None, timeout: float | None, max_memory: int | None,
+def _check_one(source: _Source, edition: str | None, timeout: float | None, max_memory: int | None,
                conflicts: bool, token_rounds: int | None, name_edition: bool,
-               library: CardLibrary, driver: str = "unrolled") -> jobs.Checked:
+               library: CardLibrary, driver: str = "unrolled",
+               on_tick: Callable[[], None] | None = None) -> jobs.Checked:
     """One scenario checked in the guard; a run the guard stopped fails every expectation that
-    needs it ("cannot conclude"), read from the scenario validated again here."""
+    needs it ("cannot conclude"), read from the scenario validated again here. on_tick: called
+    while it runs (guard.guarded)."""
     try:
-        return guarded(jobs.check_scenario, path, edition, timeout, conflicts, token_rounds, name_edition,
-                       library, driver, timeout=timeout, max_memory=max_memory)
+        return guarded(source.job(jobs.check_scenario), source.name, edition, timeout, conflicts, token_rounds,
+                       name_edition, library, driver, timeout=timeout, max_memory=max_memory, on_tick=on_tick)
     except Stopped as stopped:
         try:
-            scenario = load_scenario(path, library=library)
+            scenario = load_scenario(source.name, library=library, text=source.text)
         except ScenarioError as error:
             return jobs.Checked(bad_input=f"ERROR {error}")
-        return jobs.verdict_lines(jobs.cut_short_run(path, edition, stopped.reason, scenario), False, edition, timeout,
-                                  name_edition=name_edition)
+        return jobs.verdict_lines(jobs.cut_short_run(source.name, edition, stopped.reason, scenario), False, edition,
+                                  timeout, name_edition=name_edition)
 
 
 @main.command("conflicts")
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@_SCENARIO
 @_EDITION
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
 @_TIMEOUT
@@ -419,11 +455,12 @@ def conflicts_command(scenario: str, edition: str | None, as_json: bool, timeout
                       max_memory: int | None, card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Minimal conflicts of SCENARIO: if it has no answer set, the smallest set of CR rule groups and
     scenario facts responsible; else the same for each expect(all|some|none, ...) no answer set meets,
-    and for violations. Exit 1 if there is a conflict."""
+    and for violations. Exit 1 if there is a conflict. SCENARIO - reads the scenario from stdin."""
     _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
-    _print(_in_guard(jobs.conflicts_output, scenario, edition, as_json, timeout, library, timeout=timeout,
-                     max_memory=max_memory, subject=scenario, as_json=as_json))
+    source = _source(scenario, as_json)
+    _print(_in_guard(source.job(jobs.conflicts_output), source.name, edition, as_json, timeout, library,
+                     timeout=timeout, max_memory=max_memory, subject=source.name, as_json=as_json))
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -470,7 +507,7 @@ def _bounds(players: int, pieces: int, cards: str, zones: str, max_damage: int, 
 
 
 @main.command("diff")
-@click.argument("paths", nargs=-1, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path(allow_dash=True))
 @click.option("--generate", is_flag=True,
               help="Compare every generated situation within the bounds below instead of scenario files.")
 @_bounds_options
@@ -481,8 +518,7 @@ def _bounds(players: int, pieces: int, cards: str, zones: str, max_damage: int, 
               help="Files: stop each edition's enumeration after S seconds, grounding included. --generate: "
                    "stop after S seconds in all.")
 @_MAX_MEMORY
-@click.option("--progress/--no-progress", default=True, show_default=True,
-              help="Show progress on stderr when the run takes more than a second.")
+@_PROGRESS
 @_DRIVER
 @functools.partial(_card_options, pool=True)
 @_interruptible
@@ -490,10 +526,10 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
                  max_damage: int, actions: int, steps: int, life: str, as_json: bool, limit: int,
                  timeout: float | None, max_memory: int | None, progress: bool, driver: str,
                  card_dirs: tuple[str, ...], override_cards: bool) -> None:
-    """Scenarios in PATHS (files or folders; default: the bundled ones), or with --generate every
-    generated situation within the bounds, whose outcomes differ between the 2006 and the current
-    rules, with both outcome sets and the rules that make the difference. --driver steps finds
-    each edition's outcomes with the explorer (docs/step-form.md).
+    """Scenarios in PATHS (files or folders, - for a scenario on stdin; default: the bundled ones),
+    or with --generate every generated situation within the bounds, whose outcomes differ between
+    the 2006 and the current rules, with both outcome sets and the rules that make the difference.
+    --driver steps finds each edition's outcomes with the explorer (docs/step-form.md).
 
     Exit code 0: no scenario differs; 1: some differ; 2: bad input; 3: a comparison was cut short
     (--timeout, --limit) and none differs for sure."""
@@ -501,7 +537,7 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     from .outcome_text import diff_json, diff_text
 
     library = _library(card_dirs, override_cards)
-    shown = _Progress(progress)
+    shown = ProgressLine(progress)
     results: list[tuple[str, str, EditionDiff | LookbackError]] = []  # (name, scenario text, result)
     stopped: list[tuple[str, str]] = []  # (scenario, reason): cut short by the guard before any result
     generation_cut_short = False
@@ -514,24 +550,23 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
                                                 as_json=as_json, progress=shown)
         results = [(f"generated situation {i}", text, d) for i, (text, d) in enumerate(found, start=1)]
     else:
-        files = _scenario_files(paths)
-        if not files:
-            _bad_input(ScenarioError(Location(" ".join(paths) or str(resources.scenarios_dir())),
-                                     "no scenario files (*.lp) found"))
+        files = _sources(paths)
         # each edition's enumeration has --timeout seconds: the guard stops a file after all of them
         limit_of_file = None if timeout is None else timeout * len(vocabulary().editions)
-        for i, path in enumerate(files, start=1):
-            shown(f"diff: scenario {i} of {len(files)}: {path}")
+        for i, source in enumerate(files):
+            shown(Progress(source.name, i, len(files), "scenarios"))
             try:
-                diff, notes = guarded(jobs.diff_file, str(path), limit, timeout, library, driver,
-                                      timeout=limit_of_file, max_memory=max_memory)
+                try:
+                    diff, notes = guarded(source.job(jobs.diff_file), source.name, limit, timeout, library, driver,
+                                          timeout=limit_of_file, max_memory=max_memory, on_tick=shown.tick)
+                finally:  # before the notes (or Ctrl-C's message) are written
+                    shown.clear()
                 _note_own_cards(notes)
-                results.append((str(path), "", diff))
+                results.append((source.name, "", diff))
             except Stopped as cut:
-                stopped.append((str(path), cut.reason))
+                stopped.append((source.name, cut.reason))
             except LookbackError as error:
-                results.append((str(path), "", error))
-    shown.done()
+                results.append((source.name, "", error))
     diffs = [(name, text, d) for name, text, d in results if isinstance(d, EditionDiff)]
     errors = [(name, e) for name, _, e in results if not isinstance(e, EditionDiff)]
     for name, error in errors:
@@ -621,7 +656,7 @@ def coverage_command(output: str | None, check_only: bool, timeout: float, mutat
 
 
 @main.command("explain")
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@_SCENARIO
 @click.argument("atom")
 @_EDITION
 @click.option("--json", "as_json", is_flag=True, help="Emit JSON (sorted keys) instead of text.")
@@ -638,16 +673,17 @@ def explain_command(scenario: str, atom: str, edition: str | None, as_json: bool
                     card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Why ATOM holds in SCENARIO (in every or some answer set), or why it cannot: a derivation
     tree of events, states, facts and rules, each rule with its CR number and file:line.
-    --format dot: the trees as a Graphviz graph; svg: drawn."""
+    --format dot: the trees as a Graphviz graph; svg: drawn. SCENARIO - reads the scenario from stdin."""
     as_json, fmt = _format(as_json, fmt)
     _check_edition(edition, as_json)
     library = _library(card_dirs, override_cards)
-    _print(_in_guard(jobs.explain_output, scenario, atom, as_json, library, edition, depth, timeout, levels, fmt,
-                     timeout=timeout, max_memory=max_memory, subject=scenario, as_json=as_json))
+    source = _source(scenario, as_json)
+    _print(_in_guard(source.job(jobs.explain_output), source.name, atom, as_json, library, edition, depth, timeout,
+                     levels, fmt, timeout=timeout, max_memory=max_memory, subject=source.name, as_json=as_json))
 
 
 @main.command("report")
-@click.argument("scenario", type=click.Path(dir_okay=False))
+@_SCENARIO
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, allow_dash=True), metavar="FILE",
               help="Write the HTML document to FILE (- : standard output).")
 @click.option("--edition", default=None, metavar="2006|current|both",
@@ -671,8 +707,9 @@ def report_command(scenario: str, output: str, edition: str | None, explain: boo
     if edition != BOTH:
         _check_edition(edition)
     library = _library(card_dirs, override_cards)
-    result = _in_guard(jobs.report_output, scenario, edition, explain, levels, timeout, library,
-                       timeout=timeout, max_memory=max_memory, subject=scenario)
+    source = _source(scenario, False)
+    result = _in_guard(source.job(jobs.report_output), source.name, edition, explain, levels, timeout, library,
+                       timeout=timeout, max_memory=max_memory, subject=source.name)
     _note_own_cards(result.notes)
     if output == "-":
         click.echo(result.text, nl=False)
@@ -709,12 +746,13 @@ def report_command(scenario: str, output: str, edition: str | None, explain: boo
                    "(slower at every bound measured: docs/step-form.md, Which driver).")
 @_TIMEOUT
 @_MAX_MEMORY
+@_PROGRESS
 @functools.partial(_card_options, pool=True)
 @_interruptible
 def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
                    editions: tuple[str, ...], life: str, names: tuple[str, ...], encodings: tuple[str, ...],
                    invariant_files: tuple[str, ...], output: str | None, no_horizon_check: bool, list_only: bool,
-                   as_json: bool, driver: str, timeout: float | None, max_memory: int | None,
+                   as_json: bool, driver: str, timeout: float | None, max_memory: int | None, progress: bool,
                    card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Search every generated situation within the bounds, and every line of play, for a violated
     invariant (asp/checks/, and the user's); print one verdict per invariant (refuted, proven up to
@@ -732,7 +770,8 @@ def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage
     bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life,
                      editions or tuple(sorted(vocabulary().editions)), _library(card_dirs, override_cards))
     report = _in_guard(jobs.verify_report, bounds, names, encodings, timeout, not no_horizon_check, invariant_files,
-                       driver, timeout=timeout, max_memory=max_memory, subject="verify")
+                       driver, timeout=timeout, max_memory=max_memory, subject="verify",
+                       progress=ProgressLine(progress))
     exit_code = EXIT_FAILED if report.counterexamples else EXIT_CUT_SHORT if report.cut_short else EXIT_OK
     if as_json:
         from .json_output import dumps
@@ -827,8 +866,8 @@ def card_roundtrip(show_all: bool) -> None:
 
 @main.command("cards")
 @click.argument("name", required=False)
-@click.option("--scenario", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Also the cards SCENARIO defines (and check it with them).")
+@click.option("--scenario", type=click.Path(dir_okay=False, allow_dash=True), default=None, metavar="FILE",
+              help="Also the cards FILE defines (and check it with them; - reads it from stdin).")
 @click.option("--language", "show_language", is_flag=True,
               help="Print the card language instead: the predicates and terms a card may use.")
 @_card_options
@@ -845,7 +884,7 @@ def cards_command(name: str | None, scenario: str | None, show_language: bool, c
     facts: tuple = ()
     if scenario is not None:
         try:
-            loaded = _load(scenario, library)
+            loaded = _load(_source(scenario), library)
         except LookbackError as error:
             _bad_input(error)
         library, facts = loaded.library, loaded.facts

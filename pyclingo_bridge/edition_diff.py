@@ -39,6 +39,7 @@ from .decode import decode
 from .enumeration import Enumeration, enumerate_outcomes
 from .errors import LookbackError
 from .generate import Bounds, Generation, generate_situations
+from .progress import Progress
 from .scenario import Scenario, load_scenario
 
 EDITIONS = ("2006", "current")
@@ -169,7 +170,7 @@ def compare_editions(scenario: Scenario, enumerations: tuple[Enumeration, ...]) 
 
 
 def diff_generated(bounds: Bounds, *, limit: int = 0, timeout: float | None = None,
-                   progress: Callable[[str], None] | None = None, state: Generation | None = None,
+                   progress: Callable[[Progress], None] | None = None, state: Generation | None = None,
                    driver: str = "unrolled") -> Iterator[tuple[str, EditionDiff | LookbackError]]:
     """The edition diff of every situation generate_situations(bounds) yields, with its
     scenario text, within timeout seconds in all (the generation stops there, and
@@ -180,7 +181,7 @@ def diff_generated(bounds: Bounds, *, limit: int = 0, timeout: float | None = No
     with tempfile.TemporaryDirectory(prefix="lookback-diff-") as folder:
         for i, text in enumerate(generate_situations(bounds, timeout=timeout, state=state), start=1):
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            say(f"diff: generated situation {i}")
+            say(Progress(f"diff --generate: comparing generated situation {i}", i - 1))
             path = Path(folder) / f"situation_{i}.lp"
             path.write_text(text)
             try:

@@ -37,6 +37,7 @@ from clingo import Control, Function, Model, Symbol
 from .batches import orders
 from .engine import TIMEOUT, Run, _wait, solve_keeping_control
 from .expect import Lines
+from .progress import Progress
 from .run_errors import run_error
 from .scenario import Scenario
 
@@ -44,6 +45,8 @@ from .scenario import Scenario
 LIMIT = "stopped after {limit} outcome(s) (--limit)"
 #: how often the count reports its progress (seconds)
 PROGRESS_EVERY = 0.5
+#: what the progress of the count counts
+COUNTED = "outcomes counted"
 LINE_OF_PLAY = ("a line of play is one choice of every target, every may, every optional response, every "
                 "replacement effect applied first (CR 616.1) and every order of simultaneous triggers (CR 603.3b), the orders of interchangeable triggers (same "
                 "ability, same controller, same effect) counted once; one answer set stands for every order "
@@ -182,7 +185,7 @@ def _count(ctl: Control, outcome: tuple[Symbol, ...], limit: int, deadline: floa
 
 def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit: int = 0,
                        timeout: float | None = None, all_orders: bool = False, count: bool = True,
-                       horizon: int | None = None, progress: Callable[[str], None] | None = None,
+                       horizon: int | None = None, progress: Callable[[Progress], None] | None = None,
                        options: tuple[str, ...] = (), main: Path | None = None) -> Enumeration:
     """Every distinct outcome of the scenario (at most limit of them, and at most
     limit lines counted for each; 0: no limit), within timeout seconds.
@@ -195,7 +198,7 @@ def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit:
     deadline = None if timeout is None else started + timeout
     say = progress or (lambda _text: None)
     options = options + (() if all_orders else ("-c", "identical_orders=one", "-c", "batches=on"))
-    say("finding the distinct outcomes")
+    say(Progress("finding the distinct outcomes"))
     run, ctl = solve_keeping_control(scenario, edition=edition, horizon=horizon, max_models=limit,
                                      timeout=timeout, options=options, project=True, main=main)
     if error := run_error(run):
@@ -211,8 +214,10 @@ def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit:
             cut_short = cut_short or (TIMEOUT if count else None)
             continue
         total = len(run.models)
+        say(Progress(f"outcome {i} of {total}", i - 1, total, COUNTED))
         lines, why = _count(ctl, tuple(s for s in model if s.match("outcome", 1)), limit, deadline,
-                            lambda n, i=i: say(f"outcome {i} of {total}: {n} line(s) of play so far"))
+                            lambda n, i=i: say(Progress(f"outcome {i} of {total}: {n} line(s) of play so far",
+                                                        i - 1, total, COUNTED)))
         # the witness is such a line: a count interrupted before it found one still counts it
         outcomes.append(Outcome(atoms, max(lines, 1), why is None, model))
         cut_short = cut_short or why

@@ -157,10 +157,12 @@ def signatures() -> frozenset[tuple[str, int]]:
 
 
 def explain(path: str, atom_text: str, *, edition: str | None = None, depth: int = provenance.DEFAULT_DEPTH,
-            timeout: float | None = None, levels: int | None = None, library: CardLibrary | None = None) -> Explanation:
+            timeout: float | None = None, levels: int | None = None, library: CardLibrary | None = None,
+            text: str | None = None) -> Explanation:
     """Explain ATOM in the scenario; trees cut `levels` atoms deep (whole if None). library: the
-    cards beside the bundled ones (cards.load_library)."""
-    scenario = load_scenario(path, library=library)
+    cards beside the bundled ones (cards.load_library); text: the scenario's text, given instead
+    of read from path (scenario.load_scenario)."""
+    scenario = load_scenario(path, library=library, text=text)
     atom = parse_atom(atom_text)
     return explain_atoms(scenario, (atom_text,), edition=edition, depth=depth, timeout=timeout,
                          levels=levels)[str(atom)]

@@ -40,6 +40,7 @@ from .batches import orders
 from .engine import MAX_HORIZON, TIMEOUT, TOKEN_CAP, grow_rounds, rounds_options, settled_horizon, token_rounds_fixed
 from .enumeration import LIMIT, _trigger_kinds
 from .errors import HorizonError, Location
+from .progress import Progress
 from .scenario import Scenario
 from .step_program import StepProgram
 from .step_state import STATE_PREDICATES, State, state_facts
@@ -286,9 +287,9 @@ def first_line_states(scenario: Scenario, steps: int,
 
 
 def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
-            max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None,
-            watch: Watch = Watch(), limit: int = 0, bound: int | None = None,
-            extra_files: tuple[str, ...] = ()) -> Exploration:
+            max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (),
+            progress: Callable[[Progress], None] | None = None, watch: Watch = Watch(), limit: int = 0,
+            bound: int | None = None, extra_files: tuple[str, ...] = ()) -> Exploration:
     """_explore, with the rounds of token creation grown as the unrolled program grows them
     (engine.grow_rounds): a line of play that created more tokens than counted (its outcome or
     history has violation(token_cap(...))) explores the game again with twice as many, unless the
@@ -307,7 +308,8 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
 
 
 def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
-             max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (), progress: Callable[[str], None] | None = None,
+             max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (),
+             progress: Callable[[Progress], None] | None = None,
              watch: Watch = Watch(), limit: int = 0, bound: int | None = None,
              extra_files: tuple[str, ...] = ()) -> Exploration:
     """Every line of play of the scenario, one step at a time, merged by node (module docstring);
@@ -362,7 +364,8 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
         if t >= max_steps:
             raise HorizonError(Location(scenario.path), f"the game is still not quiescent after {t} steps "
                                "(a trigger loop, or a very long script)")
-        say(f"explore: step {t + 1}, {len(frontier)} state(s), {len(result.endings)} outcome(s) so far")
+        say(Progress(f"explore: step {t + 1}, {len(frontier)} state(s), {len(result.endings)} outcome(s) so far",
+                     t))
         result.frontier_sizes.append(len(frontier))
         following: dict[tuple, Node] = {}
         k = min(stride, MAX_WINDOW, max_steps - t, (bound - t) if bound is not None else MAX_WINDOW,
@@ -480,7 +483,7 @@ def idle_steps(program: StepProgram, state: State, t: int, last: int, world: int
 
 
 def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float | None = None,
-                       all_orders: bool = False, progress: Callable[[str], None] | None = None,
+                       all_orders: bool = False, progress: Callable[[Progress], None] | None = None,
                        options: tuple[str, ...] = (), limit: int = 0):
     """`lookback enumerate --driver steps` (and `diff --driver steps`): the explorer's outcomes as an
     Enumeration (enumeration.py), lines of play counted as `enumerate` counts them (interchangeable

@@ -14,12 +14,14 @@ Children are forked from a fork server (multiprocessing's forkserver context) th
 the bridge and clingo once: a run costs a fork, not a new interpreter. The server never runs
 clingo itself, so no solver thread is forked.
 
-Interface: `guarded(job, *args, timeout=..., max_memory=..., on_progress=...)` returns what
-`job(*args)` returns (picklable), raises what it raises, and raises Stopped(TIMEOUT | MEMORY) when
-the run is cut short; KeyboardInterrupt on Ctrl-C, the child already stopped. A job says how far
-it got with progress(text), which the parent hands to on_progress. Every command that grounds
-(run, check, enumerate, explain, conflicts, diff, verify) runs its work this way (jobs.py). When
-the engine grounds one step at a time, this stays the outer guard around it.
+Interface: `guarded(job, *args, timeout=..., max_memory=..., on_progress=..., on_tick=...)` returns
+what `job(*args)` returns (picklable), raises what it raises, and raises Stopped(TIMEOUT | MEMORY)
+when the run is cut short; KeyboardInterrupt on Ctrl-C, the child already stopped. A job says how
+far it got with progress(update) (a progress.Progress), which the parent hands to on_progress;
+while it waits, the parent calls on_tick every TICK seconds (a display shows the time passing).
+Every command that grounds (run, check, enumerate, explain, conflicts, diff, verify) runs its work
+this way (jobs.py). When the engine grounds one step at a time, this stays the outer guard around
+it.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ _POLL = 0.05
 DEFAULT_MEMORY_SHARE = 4
 #: a job's progress is handed to the parent at most this often (seconds)
 PROGRESS_EVERY = 0.2
+#: how often the parent calls on_tick while a job runs (seconds)
+TICK = 0.5
 #: the smallest memory limit accepted (Python and clingo alone take about 200 MiB of address space)
 MIN_MEMORY = 256 << 20
 
@@ -128,14 +132,17 @@ def searched() -> None:
         _to_parent.send(("searched", None))
 
 
-def progress(text: str) -> None:
-    """A job's progress (e.g. "enumerate: 3 outcomes"), handed to the parent's on_progress at most
-    every PROGRESS_EVERY seconds. Outside a guarded child it does nothing."""
+def progress(update) -> None:
+    """A job's progress (a progress.Progress, or words), handed to the parent's on_progress. An
+    update that counts (its `done` is set) goes at most every PROGRESS_EVERY seconds; one that does
+    not says the job does something else now, and always goes. Outside a guarded child it does
+    nothing."""
     global _progress_sent
     now = time.monotonic()
-    if _to_parent is not None and now - _progress_sent >= PROGRESS_EVERY:
+    counts = getattr(update, "done", None) is not None
+    if _to_parent is not None and (not counts or now - _progress_sent >= PROGRESS_EVERY):
         _progress_sent = now
-        _to_parent.send(("progress", text))
+        _to_parent.send(("progress", update))
 
 
 def run_started() -> float:
@@ -172,10 +179,11 @@ def _child(connection, job: Callable[..., Any], args: tuple, max_memory: int | N
 
 
 def guarded(job: Callable[..., Any], *args: Any, timeout: float | None = None,
-            max_memory: int | None = None, on_progress: Callable[[str], None] | None = None) -> Any:
+            max_memory: int | None = None, on_progress: Callable[[Any], None] | None = None,
+            on_tick: Callable[[], None] | None = None) -> Any:
     """job(*args) in a child process, stopped GRACE seconds after `timeout` or on Ctrl-C; its
     address space limited to max_memory bytes (None: no limit); on_progress gets what the job
-    says with progress()."""
+    says with progress(); on_tick is called every TICK seconds while it runs."""
     ctx = _ctx()
     receiver, sender = ctx.Pipe(duplex=False)
     started = time.monotonic()
@@ -183,6 +191,7 @@ def guarded(job: Callable[..., Any], *args: Any, timeout: float | None = None,
     process.start()
     sender.close()
     deadline = None if timeout is None else started + timeout + GRACE
+    ticked = started
     try:
         while True:
             wait = _POLL if deadline is None else max(0.0, min(_POLL, deadline - time.monotonic()))
@@ -204,6 +213,9 @@ def guarded(job: Callable[..., Any], *args: Any, timeout: float | None = None,
                 if kind == "stopped":
                     raise Stopped(value)
                 raise value
+            if on_tick is not None and time.monotonic() - ticked >= TICK:
+                ticked = time.monotonic()
+                on_tick()
             if not process.is_alive() and not receiver.poll(0):
                 break
             if deadline is not None and time.monotonic() >= deadline:

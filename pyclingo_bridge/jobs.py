@@ -8,6 +8,10 @@ counts from the start of the run (guard.run_started: the parent's, which the gua
 from too), validation and grounding included; once its search is over it calls
 guard.searched(), so that what it found is never lost to the time its report takes. The fork
 server imports this module once, and with it clingo and the bridge.
+
+A job that takes a scenario takes its path, and `text=` for a scenario read from standard input
+(`-`): the command reads it once and hands the text over (the child does not share the command's
+stdin); `path` then only names it (`<stdin>`).
 """
 
 from __future__ import annotations
@@ -49,12 +53,12 @@ def time_left(timeout: float | None, started: float) -> float | None:
 
 
 def solve_file(path: str, *, timeout: float | None = None, token_rounds: int | None = None,
-               library: CardLibrary | None = None, **options) -> Run:
+               library: CardLibrary | None = None, text: str | None = None, **options) -> Run:
     """Load, validate and solve one scenario with the card library (default: the bundled cards);
     ScenarioError for any input error, the run's included. The time limit counts from the start:
-    validation takes its share."""
+    validation takes its share. text: the scenario's text, given instead of read from path."""
     started = guard.run_started()
-    scenario = load_scenario(path, library=library)
+    scenario = load_scenario(path, library=library, text=text)
     result = solve(scenario, timeout=time_left(timeout, started), options=clingo_options(token_rounds), **options)
     guard.searched()
     if error := run_error(result):
@@ -63,13 +67,14 @@ def solve_file(path: str, *, timeout: float | None = None, token_rounds: int | N
 
 
 def explore_file(path: str, *, edition: str | None = None, timeout: float | None = None,
-                 token_rounds: int | None = None, library: CardLibrary | None = None, check: bool = False):
+                 token_rounds: int | None = None, library: CardLibrary | None = None, check: bool = False,
+                 text: str | None = None):
     """solve_file on the explorer (`--driver steps`, step_driver.py): (the Run of its endings, its
     count of lines of play); check: the endings keep the expected atoms apart."""
     from .step_driver import by_steps
 
     started = guard.run_started()
-    scenario = load_scenario(path, library=library)
+    scenario = load_scenario(path, library=library, text=text)
     result, lines, _ = by_steps(scenario, edition=edition, timeout=time_left(timeout, started),
                                 options=clingo_options(token_rounds), check=check, progress=guard.progress)
     guard.searched()
@@ -108,17 +113,18 @@ class RunReport(NamedTuple):
 
 def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, max_models: int,
                timeout: float | None, token_rounds: int | None = None,
-               library: CardLibrary | None = None, driver: str = "unrolled", fmt: str = "text") -> RunReport:
+               library: CardLibrary | None = None, driver: str = "unrolled", fmt: str = "text", *,
+               text: str | None = None) -> RunReport:
     """The whole output of `lookback run`: the timeline(s), and the minimal conflict of a scenario
     without an answer set. driver steps: the explorer's witness lines, one per distinct outcome,
     and its counts (step_driver.py)."""
     lines = None
     if driver == "steps":
         result, lines = explore_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds,
-                                     library=library)
+                                     library=library, text=text)
     else:
         result = solve_file(path, edition=edition, max_models=max_models, timeout=timeout,
-                            token_rounds=token_rounds, library=library)
+                            token_rounds=token_rounds, library=library, text=text)
     shown = result.models if show_all and fmt not in ("dot", "svg") else result.models[:1]
     models = decode_in_time(shown, timeout)  # the report counts the rest undecoded
     if fmt in ("dot", "svg"):
@@ -173,7 +179,8 @@ def verdict_lines(result: Run, conflicts: bool, edition: str | None, timeout: fl
 
 def check_scenario(path: str, edition: str | None, timeout: float | None, conflicts: bool,
                    token_rounds: int | None = None, name_edition: bool = False,
-                   library: CardLibrary | None = None, driver: str = "unrolled") -> Checked:
+                   library: CardLibrary | None = None, driver: str = "unrolled", *,
+                   text: str | None = None) -> Checked:
     """`lookback check` on one scenario file, with the card library (default: the bundled cards);
     driver steps: the expectations decided over the explorer's endings (step_driver.py)."""
     started = guard.run_started()
@@ -182,9 +189,10 @@ def check_scenario(path: str, edition: str | None, timeout: float | None, confli
         if driver == "steps":
             from .step_driver import UNIT as unit
             result, lines_of_play = explore_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds,
-                                                 library=library, check=True)
+                                                 library=library, check=True, text=text)
         else:
-            result = solve_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds, library=library)
+            result = solve_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds, library=library,
+                                text=text)
             from .enumeration import lines_of_play as count
             lines_of_play = count(result, timeout=time_left(timeout, started), options=clingo_options(token_rounds))
     except ScenarioError as error:
@@ -235,14 +243,14 @@ class Output(NamedTuple):
 
 def enumerate_output(path: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
                      all_orders: bool, witnesses: bool, library: CardLibrary | None = None,
-                     driver: str = "unrolled") -> Output:
+                     driver: str = "unrolled", *, text: str | None = None) -> Output:
     """The whole output of `lookback enumerate` (driver: unrolled, engine.py; or steps, explorer.py)."""
     from .enumeration import enumerate_outcomes
     from .explorer import enumerate_by_steps
     from .outcome_text import enumeration_json, enumeration_text
 
     started = guard.run_started()
-    scenario = load_scenario(path, library=library)
+    scenario = load_scenario(path, library=library, text=text)
     if driver == "steps":
         result = enumerate_by_steps(scenario, edition=edition, timeout=time_left(timeout, started),
                                     all_orders=all_orders, progress=guard.progress)
@@ -255,12 +263,13 @@ def enumerate_output(path: str, edition: str | None, as_json: bool, limit: int, 
 
 
 def explain_output(path: str, atom: str, as_json: bool, library: CardLibrary | None, edition: str | None,
-                   depth: int, timeout: float | None, levels: int | None, fmt: str = "text") -> Output:
+                   depth: int, timeout: float | None, levels: int | None, fmt: str = "text", *,
+                   text: str | None = None) -> Output:
     """The whole output of `lookback explain` (fmt dot or svg: the trees as a graph, dot.py)."""
     from .explain import explain, json_report, text_report
 
     result = explain(path, atom, edition=edition, depth=depth, timeout=time_left(timeout, guard.run_started()),
-                     levels=levels, library=library)
+                     levels=levels, library=library, text=text)
     guard.searched()
     if fmt in ("dot", "svg"):
         from . import dot
@@ -270,12 +279,12 @@ def explain_output(path: str, atom: str, as_json: bool, library: CardLibrary | N
 
 
 def report_output(path: str, edition: str | None, explain: bool, levels: int | None, timeout: float | None,
-                  library: CardLibrary | None = None) -> Output:
-    """The HTML document of `lookback report` (html_report.py)."""
+                  library: CardLibrary | None = None, *, text: str | None = None) -> Output:
+    """The HTML document of `lookback report` (report_html.py); text: the scenario read from stdin."""
     from .report_html import html_report
 
     started = guard.run_started()
-    scenario = load_scenario(path, library=library)
+    scenario = load_scenario(path, library=library, text=text)
     report = html_report(scenario, edition, explain=explain, levels=levels, timeout=time_left(timeout, started))
     guard.searched()
     notes = own_card_notes(scenario, library) + ((f"the enumeration was cut short ({report.cut_short}): the "
@@ -284,13 +293,13 @@ def report_output(path: str, edition: str | None, explain: bool, levels: int | N
 
 
 def conflicts_output(path: str, edition: str | None, as_json: bool, timeout: float | None,
-                     library: CardLibrary | None = None) -> Output:
+                     library: CardLibrary | None = None, *, text: str | None = None) -> Output:
     """The whole output of `lookback conflicts`: the minimal conflict of a scenario without an
     answer set, else of each expectation no answer set meets and of the violations."""
     from .conflicts import minimal_conflicts, requirement_of, text_report as conflict_text
 
     started = guard.run_started()
-    result = solve_file(path, edition=edition, timeout=timeout, library=library)
+    result = solve_file(path, edition=edition, timeout=timeout, library=library, text=text)
     notes = own_card_notes(result.scenario, library)
     if result.cut_short:
         return Output(f"the run was cut short ({result.cut_short}): no conflict computed", notes, True)
@@ -313,12 +322,12 @@ def conflicts_output(path: str, edition: str | None, as_json: bool, timeout: flo
 
 
 def diff_file(path: str, limit: int, timeout: float | None, library: CardLibrary | None = None,
-              driver: str = "unrolled"):
+              driver: str = "unrolled", *, text: str | None = None):
     """`lookback diff` of one scenario file: (its EditionDiff, notes); each edition's enumeration
     has `timeout` seconds; driver: unrolled or steps (edition_diff.enumerate_edition)."""
     from .edition_diff import diff_editions
 
-    scenario = load_scenario(path, library=library)
+    scenario = load_scenario(path, library=library, text=text)
     diff = diff_editions(scenario, limit=limit, timeout=timeout, driver=driver)
     guard.searched()
     return diff, own_card_notes(scenario, library)
@@ -343,6 +352,6 @@ def verify_report(bounds, names: tuple[str, ...], encodings: tuple[str, ...], ti
     from .verify import verify
 
     report = verify(bounds, names, encodings, time_left(timeout, guard.run_started()), horizon_check=horizon_check,
-                    invariant_files=invariant_files, driver=driver)
+                    invariant_files=invariant_files, driver=driver, progress=guard.progress)
     guard.searched()
     return report

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 from .errors import Location, LookbackError, ScenarioError
 
@@ -31,6 +31,8 @@ MAX_DEPTH = 16
 _KEYWORD = re.compile(r"#include")
 _DIRECTIVE = re.compile(r'#include\s*(?:"([^"\\\n]*)"|(<[^>\n]*>))?')
 _WHOLE_DIRECTIVE = re.compile(r'#include\s*"([^"\\\n]*)"\s*\.')
+#: how a scenario read from standard input is named in messages and reports
+STDIN_NAME = "<stdin>"
 
 
 class Include(NamedTuple):
@@ -115,6 +117,28 @@ def read(path: Path, name: str, what: str = "the scenario", error: type[Lookback
         raise error(Location(name), f"cannot read {what}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
+def read_stream(stream: BinaryIO | None, name: str = STDIN_NAME) -> str:
+    """The text of a scenario read from a stream (standard input; None: there is none), as read()
+    reads a file: at most MAX_BYTES of UTF-8, line ends made `\\n` (read_text's universal newlines)."""
+    if stream is None:
+        raise ScenarioError(Location(name), "cannot read the scenario: there is no standard input")
+    try:
+        data = stream.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ScenarioError(Location(name), f"cannot read the scenario: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise _too_large(name)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(Location(name), f"cannot read the scenario: {exc}") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _too_large(name: str) -> ScenarioError:
+    return ScenarioError(Location(name), f"cannot read the scenario: it is larger than {MAX_BYTES} bytes")
+
+
 _NOT_PRINTABLE = re.compile(r"[^ -~\t\n\r]")
 _PARENTHESES = re.compile(r"[()]")
 
@@ -143,12 +167,22 @@ class Vetted(NamedTuple):
     text: str
 
 
-def vet_files(name: str) -> list[Vetted]:
+def vet_files(name: str, text: str | None = None) -> list[Vetted]:
     """Scenario `name` and the files it includes (directly or not), each once, the scenario first.
 
     Raise ScenarioError at the first unreadable file, refused #include or deep
-    term. Included files must be in the scenario's folder or below.
+    term. Included files must be in the scenario's folder or below. text: the scenario's text,
+    read elsewhere (standard input): it has no folder, so an #include in it is refused.
     """
+    if text is not None:
+        if len(text.encode("utf-8")) > MAX_BYTES:
+            raise _too_large(name)
+        check_text(name, text)
+        if includes := find_includes(name, text):
+            raise ScenarioError(includes[0].location, "#include is not available in a scenario given as text (read "
+                                                      "from standard input): it has no folder to include files from (save it as a "
+                                                      "file, or give its cards with --cards DIR)")
+        return [Vetted(name, Path(name), text)]
     root = Path(name).resolve().parent
     seen: dict[Path, Vetted] = {}
     total = 0

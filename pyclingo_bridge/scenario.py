@@ -304,8 +304,8 @@ def _too_many(fact: Fact) -> ScenarioError:
                                         "files): a scenario is a game situation, not a data set")
 
 
-def _parse(path: str) -> list[Fact]:
-    facts = [fact for vetted in prescan.vet_files(path) for fact in parse_facts(vetted.name, vetted.text)]
+def _parse(path: str, text: str | None = None) -> list[Fact]:
+    facts = [fact for vetted in prescan.vet_files(path, text) for fact in parse_facts(vetted.name, vetted.text)]
     if len(facts) > MAX_FACTS:
         raise _too_many(facts[MAX_FACTS])
     return facts
@@ -663,8 +663,11 @@ def _check_predicates(facts: list[Fact], card_arities: dict[str, int]) -> None:
 
 
 def load_scenario(path: str | Path, vocab: Vocabulary | None = None, *,
-                  library: CardLibrary | None = None) -> Scenario:
+                  library: CardLibrary | None = None, text: str | None = None) -> Scenario:
     """Read, parse and validate a scenario file; raise ScenarioError on the first problem.
+
+    text: the scenario's text, given instead of read from `path`, which then only names it
+    (`<stdin>`, prescan.STDIN_NAME, for standard input); it has no folder, so it includes no file.
 
     library: the cards the scenario may use besides those it defines itself (default: the
     bundled cards; cards.load_library(folders) adds card folders). The cards the scenario
@@ -674,7 +677,7 @@ def load_scenario(path: str | Path, vocab: Vocabulary | None = None, *,
     name = str(path)
     vocab = vocab or vocabulary()
     library = library or CardLibrary()
-    facts = _parse(name)
+    facts = _parse(name, text)
     arities = cards.card_predicates(vocab)
     _check_predicates(facts, arities)
     card_facts = [f for f in facts if f.name in arities]

@@ -33,6 +33,7 @@ from .errors import ScenarioError
 from .expect import Lines
 from .explorer import ALWAYS_WATCHED, Exploration, Watch, explore
 from .observable import step_of
+from .progress import Progress
 from .scenario import Scenario
 
 #: shown atoms that read the whole game, which one step's grounding cannot show (module docstring)
@@ -68,7 +69,7 @@ def refuse_whole_game(scenario: Scenario, edition: str | None) -> None:
 
 def by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float | None = None,
              options: tuple[str, ...] = (), check: bool = False,
-             progress: Callable[[str], None] | None = None) -> tuple[Run, Lines, Exploration]:
+             progress: Callable[[Progress], None] | None = None) -> tuple[Run, Lines, Exploration]:
     """The scenario explored (orders of interchangeable triggers once), as a Run of one atom set per
     ending, the count of lines of play, and the exploration. check: the nodes carry the expected
     atoms (module docstring); otherwise an ending is a distinct outcome."""

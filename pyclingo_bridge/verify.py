@@ -44,6 +44,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import clingo.ast as ast
 from clingo import Function, Model, String, Symbol
@@ -53,6 +54,7 @@ from .coverage import tagged_blocks
 from .engine import solve_until
 from .errors import Location, LookbackError
 from .generate import Bounds, Grounding, scenario_text, situation_atoms
+from .progress import Progress
 
 #: violations that are not invariants of the game (a script the game cannot perform, an edition
 #: the encodings have no table of)
@@ -278,19 +280,22 @@ def exercised(grounding: Grounding, chosen: list[Invariant]) -> dict[str, str]:
 
 def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ...] = (),
            timeout: float | None = None, horizon_check: bool = True,
-           invariant_files: tuple[str, ...] = (), driver: str = "unrolled") -> Report:
+           invariant_files: tuple[str, ...] = (), driver: str = "unrolled",
+           progress: Callable[[Progress], None] | None = None) -> Report:
     """The bounded search of every chosen invariant, then (if some are proven up to the
     horizon) the every-horizon check. encodings: rules under test (their invariants, if any,
     are checked too); invariant_files: files of invariants (each must state one). driver:
     the bounded search by one solve call over the unrolled grounding of every situation and
     line (unrolled), or by the explorer, situation by situation (steps: verify_by_steps.py);
     what may be violated at all (not exercised) and the every-horizon check read the unrolled
-    grounding under both."""
+    grounding under both. progress: told each stage of the work as it begins."""
+    say = progress or (lambda _update: None)
     bounds.check()
     extra = read_encodings(encodings) + read_encodings(invariant_files)
     known = invariants() + user_invariants(tuple(encodings), False) + user_invariants(tuple(invariant_files), True)
     chosen = choose(names, known)
     start = time.monotonic()
+    say(Progress("verify: grounding every situation within the bounds"))
     grounding = Grounding(bounds, program=_program(chosen), extra=extra)
     grounded = time.monotonic()
     deadline = None if timeout is None else start + timeout  # the time limit counts grounding too
@@ -301,13 +306,14 @@ def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ..
     counterexamples: list[Counterexample] = []
     if driver == "steps":
         from .verify_by_steps import search_by_steps
-        finished = search_by_steps(bounds, chosen, alive, counterexamples, deadline, extra)
+        finished = search_by_steps(bounds, chosen, alive, counterexamples, deadline, extra, say)
     else:
-        finished = _search(grounding, bounds, chosen, alive, counterexamples, deadline)
+        finished = _search(grounding, bounds, chosen, alive, counterexamples, deadline, say)
     solved = time.monotonic()
     refuted = {name: v for cx in counterexamples for v in cx.violations for name in [_name(v.arguments[0])]}
     check = None
     if finished and alive and horizon_check:
+        say(Progress("verify: checking that every line of play is over by the horizon"))
         check = _horizon_check(grounding, chosen, deadline)
     verdicts = []
     for inv in chosen:
@@ -325,7 +331,8 @@ def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ..
 
 
 def _search(grounding: Grounding, bounds: Bounds, chosen: list[Invariant], alive: list[Invariant],
-            found: list[Counterexample], deadline: float | None) -> bool:
+            found: list[Counterexample], deadline: float | None,
+            say: Callable[[Progress], None] = lambda _update: None) -> bool:
     """Search for violations of the alive invariants, one counterexample at a time, each
     refuted invariant dropped before the next search; False if cut short."""
     ctl = grounding.ctl
@@ -334,6 +341,8 @@ def _search(grounding: Grounding, bounds: Bounds, chosen: list[Invariant], alive
     remaining = [inv.name for inv in alive]
     by_name = {inv.name: inv for inv in chosen}
     while remaining:
+        say(Progress(f"verify: searching every line of play for a violation of {len(remaining)} invariant(s), "
+                     f"{len(found)} counterexample(s) so far"))
         for inv in chosen:
             ctl.assign_external(Function("verify_alive", [String(inv.name)]), inv.name in remaining)
         models: list[Counterexample] = []

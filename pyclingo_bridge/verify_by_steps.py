@@ -23,11 +23,13 @@ from __future__ import annotations
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 from clingo import Symbol, parse_term
 
 from .explorer import Exploration, Node, explore, idle_steps
 from .generate import PERFORMABLE, Bounds, Generation, Grounding, scenario_text, situations
+from .progress import Progress
 from .scenario import load_scenario
 from .verify import Counterexample, Invariant, counterexample
 
@@ -62,7 +64,8 @@ def line_atoms(leaf: Node, x: Exploration, horizon: int) -> list[Symbol]:
 
 
 def search_by_steps(bounds: Bounds, chosen: list[Invariant], alive: list[Invariant],
-                    found: list[Counterexample], deadline: float | None, extra: tuple[str, ...]) -> bool:
+                    found: list[Counterexample], deadline: float | None, extra: tuple[str, ...],
+                    say: Callable[[Progress], None] = lambda _update: None) -> bool:
     """verify._search on the explorer (module docstring): counterexamples appended to `found`, each
     refuted invariant dropped from the search; False if cut short. extra: the encoding files the
     search has besides the engine (rules under test, invariants), loaded by the explorer too."""
@@ -78,6 +81,8 @@ def search_by_steps(bounds: Bounds, chosen: list[Invariant], alive: list[Invaria
             for number, situation in enumerate(found_situations, start=1):
                 if not remaining:
                     return True
+                say(Progress(f"verify: exploring situation {number}, {len(found)} counterexample(s) so far",
+                             number - 1))
                 path = Path(folder) / f"situation_{number}.lp"
                 path.write_text(scenario_text(situation))
                 x = explore(load_scenario(str(path), library=bounds.library), timeout=_left(deadline),

@@ -24,6 +24,7 @@ from click.testing import CliRunner
 from pyclingo_bridge import enumeration, load_scenario, resources
 from pyclingo_bridge.cli import main
 from pyclingo_bridge.enumeration import enumerate_outcomes
+from pyclingo_bridge.progress import Progress
 
 from test_input_errors import BASE, CASES
 
@@ -129,10 +130,13 @@ def test_timeout_marks_the_enumeration_cut_short(tmp_path) -> None:
 
 def test_progress_reports_the_count(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(enumeration, "PROGRESS_EVERY", 0.0)
-    seen: list[str] = []
+    seen: list[Progress] = []
     enumerate_outcomes(identical_triggers(tmp_path, 8), horizon=3, all_orders=True, progress=seen.append)
-    assert seen[0] == "finding the distinct outcomes"
-    assert any(s.startswith("outcome 1 of 1: ") and s.endswith(" line(s) of play so far") for s in seen[1:]), seen
+    assert seen[0] == Progress("finding the distinct outcomes")  # the total is not known yet
+    counting = [s for s in seen[1:] if s.text.startswith("outcome 1 of 1: ")]
+    assert counting and all(s.text.endswith(" line(s) of play so far") for s in counting), seen
+    # the bar's count: outcomes counted of those found
+    assert all((s.done, s.total, s.unit) == (0, 1, "outcomes counted") for s in seen[1:]), seen
 
 
 def test_text_output_shows_outcomes_counts_and_witnesses() -> None:

@@ -219,3 +219,12 @@ def test_a_scenario_without_a_line_of_play_says_so():
     assert not page.select("li.outcome") and not page.select("svg")
     assert "No line of play" in page.get_text()
     assert [v["data-status"] for v in page.select("div.verdict")][0] == "FAIL"
+
+
+def test_the_command_reads_a_scenario_from_stdin(tmp_path):
+    out = tmp_path / "report.html"
+    done = subprocess.run([sys.executable, "-m", "pyclingo_bridge.cli", "report", "-", "-o", str(out), "--no-explain"],
+                          input=(scenarios_dir() / SEED).read_text(), capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    page = BeautifulSoup(out.read_text(), "html.parser")
+    assert page.title.get_text() == "lookback report: <stdin>" and len(page.select("g.trigger")) == 2
