@@ -1332,19 +1332,19 @@ def compile_card(card: CardText, *, partial: bool = False, cid: str | None = Non
     gaps: list[tuple[Location, str]] = []
     number = 0
     exiler: int | None = None  # the last ability so far that exiles (CR 607.2a)
+    exiled_before = False  # some ability read so far exiles: a later "the exiled card" is linked to it
     parsed: list[tuple[list[Piece], list[Ability] | CardTextError]] = []
     for group in _ability_groups(card.lines):
         try:
             result = _parse_ability(group, card, info)
             abilities = result if isinstance(result, list) else [result]
             for ability in abilities:
-                if exiler is None and _mentions(tuple(a for _, a in ability.facts), EXILED):
+                if not exiled_before and _mentions(tuple(a for _, a in ability.facts), EXILED):
                     line, column = info.current.place(0)
                     raise CardTextError(Location(card.file, line, column),
                                         'cannot be said with the card facts: "the exiled card": no earlier '
                                         "ability of this card exiles a card (CR 607.2a)")
-                if _exiles(ability.facts):
-                    exiler = 0  # some ability exiles: "the exiled card" of a later one is linked to it
+                exiled_before = exiled_before or _exiles(ability.facts)
         except CardTextError as error:
             if not partial:
                 raise
@@ -1355,7 +1355,6 @@ def compile_card(card: CardText, *, partial: bool = False, cid: str | None = Non
             parsed[-1] = (parsed[-1][0] + group, [_in_order(parsed[-1][1][0], abilities[0])])
             continue
         parsed.append((group, abilities))
-    exiler = None
     for group, result in parsed:
         if isinstance(result, CardTextError):
             number += 1

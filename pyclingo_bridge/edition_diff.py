@@ -35,7 +35,7 @@ from pathlib import Path
 
 from clingo import Function, parse_term
 
-from .decode import decode
+from .decode import Trigger, decode
 from .enumeration import Enumeration, enumerate_outcomes
 from .errors import LookbackError
 from .generate import Bounds, Generation, generate_situations
@@ -107,6 +107,11 @@ def _tables(enumerations: tuple[Enumeration, ...], atoms: set[str]) -> tuple[Tab
     return tuple(named or differing)
 
 
+def trigger_key(tr: Trigger) -> str:
+    """The same trigger under either edition: its ability, source and subject (card ids) and step."""
+    return f"{tr.ability} of {tr.source_id} on {tr.subject_id} at step {tr.step}"
+
+
 def _cited(enumerations: tuple[Enumeration, ...]) -> tuple[CitedRule, ...]:
     """Triggers (ability, source, subject, controller, step) of the witnesses cited with
     different rules under the two editions."""
@@ -114,8 +119,7 @@ def _cited(enumerations: tuple[Enumeration, ...]) -> tuple[CitedRule, ...]:
     for e in enumerations:
         for i, o in enumerate(e.outcomes, start=1):
             for tr in decode(o.witness, i).triggers:
-                key = f"{tr.ability} of {tr.source_id} on {tr.subject_id} at step {tr.step}"
-                rules.setdefault(key, {}).setdefault(str(e.run.edition), set()).add(tr.rule or "?")
+                rules.setdefault(trigger_key(tr), {}).setdefault(str(e.run.edition), set()).add(tr.rule or "?")
     out = []
     for key, by in sorted(rules.items()):
         if len(by) == len(enumerations) and len({frozenset(r) for r in by.values()}) > 1:

@@ -48,7 +48,8 @@ def outcome_lines(atoms: Iterable[str], indent: str = "  ") -> list[str]:
     return lines
 
 
-def _status(e: Enumeration) -> str:
+def enumeration_status(e: Enumeration) -> str:
+    """Whether every outcome was found and every line counted, or what a cut-short run can still claim."""
     if e.cut_short is None:
         return "complete: every outcome found, every line of play counted"
     found = "every outcome found" if e.complete else "SOME OUTCOMES MAY BE MISSING"
@@ -76,7 +77,7 @@ def enumeration_text(e: Enumeration, witnesses: bool = True) -> str:
             lines.append("  witness line:")
             lines += ["    " + line for line in timeline(decode(o.witness, i), run.scenario.script)[1:]]
     total = f"{e.lines}" if all(o.exact for o in e.outcomes) else f"at least {e.lines}"
-    lines.append(f"{len(e.outcomes)} distinct outcome(s), {total} line(s) of play; {_status(e)}")
+    lines.append(f"{len(e.outcomes)} distinct outcome(s), {total} line(s) of play; {enumeration_status(e)}")
     lines.append(f"({e.line_of_play})")
     if e.driver == "steps":
         lines.append(f"(driver: steps: one step ground at a time from each merged state; {e.groundings} step(s) "

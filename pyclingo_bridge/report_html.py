@@ -20,15 +20,13 @@ import time
 from html import escape
 from typing import NamedTuple
 
-from clingo import parse_term
-
 from .decode import AnswerSet, Trigger, decode
-from .edition_diff import EDITIONS, EditionDiff, compare_editions, game_outcome
+from .edition_diff import EDITIONS, EditionDiff, compare_editions, game_outcome, trigger_key
 from .enumeration import Enumeration, enumerate_outcomes
 from .errors import LookbackError
 from .expect import SKIP, Verdict, check
-from .explain import Explanation, Node, node_line, parse_atom
-from .outcome_text import outcome_lines
+from .explain import Explanation, Node, explain_atoms, node_line, parse_atom
+from .outcome_text import enumeration_status, outcome_lines
 from .render import timeline, trigger_line
 from .scenario import Scenario
 from .swimlanes import LOOK_COLOUR, HAUNT_COLOUR, Drawing
@@ -76,8 +74,6 @@ def _explainable(atoms: list[str]) -> list[str]:
 def collect(scenario: Scenario, edition: str, *, explain: bool = True, levels: int | None = None,
             timeout: float | None = None) -> EditionReport:
     """Enumerate, check and explain the scenario under one edition (within timeout seconds in all)."""
-    from .explain import explain_atoms
-
     started = time.monotonic()
 
     def left() -> float | None:
@@ -209,22 +205,16 @@ def _explanation(x: Explanation | None, why_missing: str) -> str:
 
 def _differences(reports: list[EditionReport]) -> dict[str, frozenset[str]]:
     """Per edition, the triggers of its witness lines that the other edition has not, or judges by
-    another rule: (ability, source, subject, step) compared."""
-    def keyed(r: EditionReport) -> dict[tuple, set[tuple[str, str | None]]]:
-        out: dict[tuple, set[tuple[str, str | None]]] = {}
-        for w in r.witnesses:
-            for tr in w.triggers:
-                out.setdefault((tr.ability, tr.source_id, tr.subject_id, tr.step), set()).add((tr.look, tr.rule))
-        return out
+    another look or rule (the same trigger: edition_diff.trigger_key)."""
     if len(reports) != 2:
         return {}
-    a, b = keyed(reports[0]), keyed(reports[1])
-    found = {}
-    for r, mine, other in ((reports[0], a, b), (reports[1], b, a)):
-        found[r.edition] = frozenset(tr.id for w in r.witnesses for tr in w.triggers
-                                     if mine[(tr.ability, tr.source_id, tr.subject_id, tr.step)]
-                                     != other.get((tr.ability, tr.source_id, tr.subject_id, tr.step)))
-    return found
+    judged = [{} for _ in reports]
+    for r, by_key in zip(reports, judged):
+        for tr in (tr for w in r.witnesses for tr in w.triggers):
+            by_key.setdefault(trigger_key(tr), set()).add((tr.look, tr.rule))
+    return {r.edition: frozenset(tr.id for w in r.witnesses for tr in w.triggers
+                                 if mine[trigger_key(tr)] != other.get(trigger_key(tr)))
+            for r, mine, other in zip(reports, judged, reversed(judged))}
 
 
 def _outcomes(r: EditionReport, only: set[str]) -> str:
@@ -245,14 +235,17 @@ def _outcomes(r: EditionReport, only: set[str]) -> str:
                      f"show its witness line</button><details><summary>what the game ends with</summary>"
                      f"<ul>{''.join(items)}</ul></details></li>")
     parts.append("</ol>")
-    status = "every outcome found, every line of play counted" if e.cut_short is None else f"cut short: {e.cut_short}"
-    note = f"<p>{len(e.outcomes)} distinct outcome(s), {e.lines} line(s) of play ({escape(status)}). " \
+    total = f"{e.lines}" if all(o.exact for o in e.outcomes) else f"at least {e.lines}"
+    note = f"<p>{len(e.outcomes)} distinct outcome(s), {total} line(s) of play; {escape(enumeration_status(e))}. " \
            f"{escape(e.line_of_play[0].upper() + e.line_of_play[1:])}.</p>"
     return note + "".join(parts)
 
 
 def _timelines(scenario: Scenario, r: EditionReport, differs: frozenset[str]) -> str:
     cards = {str(f.args[0]): (str(f.args[1]), str(f.args[2])) for f in scenario.facts if f.name == "card"}
+    if not r.witnesses:
+        return ("<p>No line of play: no game starts from this state, or none is legal to its end "
+                "(<code>lookback conflicts</code> names the rules and facts responsible).</p>")
     parts = []
     for i, w in enumerate(r.witnesses, 1):
         drawing = Drawing(w, scenario.script, cards, f"{r.edition}-svg{i}", differs)
@@ -269,9 +262,6 @@ def _timelines(scenario: Scenario, r: EditionReport, differs: frozenset[str]) ->
               f'state after step T-1</span><span style="color:{LOOK_COLOUR["forward"]}">&#8212; looked forward: '
               f'judged on the state after step T</span><span style="color:{HAUNT_COLOUR}">&#8212; haunts '
               f"(CR 702.55b)</span><span>#N: the card's object N (CR 400.7)</span></p>")
-    if not parts:
-        return ("<p>No line of play: no game starts from this state, or none is legal to its end "
-                "(<code>lookback conflicts</code> names the rules and facts responsible).</p>")
     return legend + "".join(parts)
 
 
@@ -290,15 +280,15 @@ def _triggers(r: EditionReport) -> str:
 
 
 def _verdicts(scenario: Scenario, r: EditionReport) -> str:
-    by_line = {e.location.line: e for e in scenario.expectations}
+    stated = {(e.location, str(e)): e for e in scenario.expectations}
     parts = []
     for v in r.verdicts:
-        e = by_line.get(v.location.line) if v.location.file == scenario.path else None
+        e = stated.get((v.location, v.what))
         trees = ""
         if e is not None and v.status != SKIP and e.mode in ("all", "some", "none"):
             atoms = [str(a) for a in e.atoms]
             trees = "".join(f"<details><summary>explanation of <code>{escape(a)}</code></summary>"
-                            f"{_explanation(r.explanations.get(str(parse_term(a))), r.unexplained or 'not an atom the encodings derive')}"
+                            f"{_explanation(r.explanations.get(a), r.unexplained or 'not an atom the encodings derive')}"
                             f"</details>" for a in atoms)
         evidence = f"<div>{escape(v.evidence)}</div>" if v.evidence else ""
         parts.append(f'<div class="verdict {v.status}" data-line="{v.location.line}" data-status="{v.status}">'

@@ -117,8 +117,8 @@ class Lane(NamedTuple):
 
 
 class Drawing:
-    """The SVG of one line of play; `svg` is the text. shown_steps: the steps drawn (trailing
-    idle steps are left out, and said so in the caption)."""
+    """The SVG of one line of play; `svg` is the text. steps: the steps drawn (trailing idle
+    steps are left out: idle_after is the last step drawn when there are some)."""
 
     def __init__(self, model: AnswerSet, script: dict, cards: dict[str, tuple[str, str]], ident: str,
                  differs: frozenset[str] = frozenset()):
@@ -162,9 +162,10 @@ class Drawing:
         self.life_top = self.stack_top + self.stack_h + LANE_GAP
         self.bottom = self.life_top + len(players) * LINE + PAD
         self.width = self.col0 + len(self.steps) * COL_W + RIGHT
+        self.column = {s.index: i for i, s in enumerate(self.steps)}
 
     def col_x(self, index: int) -> float:
-        return self.col0 + [s.index for s in self.steps].index(index) * COL_W
+        return self.col0 + self.column[index] * COL_W
 
     # - primitives -----------------------------------------------------------------------------
     def text(self, x: float, y: float, text: str, cls: str, anchor: str = "start", title: str = "",
@@ -237,9 +238,10 @@ class Drawing:
     def _objects(self) -> None:
         previous = None
         for step in self.steps:
+            controllers = dict(step.controllers)
             for card, (obj, n, zone) in sorted(self.where[step.index].items()):
                 x, y, w, h = self.box_of(card, step.index)
-                controller = dict(step.controllers).get(obj)
+                controller = controllers.get(obj)
                 owner = self.cards.get(card, ("", ""))[1]
                 tip = f"{label(obj)}: object #{n} of card {card} (CR 400.7), in the {zone} after step {step.index}" + \
                     (", tapped" if obj in step.tapped else "") + \
