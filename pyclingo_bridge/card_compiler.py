@@ -257,7 +257,7 @@ _CONSTANTS = {"subject_self": "self", "subject_equipped": "equipped", "subject_e
               "enchanted": "enchanted", "equipped": "equipped"}
 _QUALIFIERS = {"nontoken": "nontoken", "token": "token", "other": "other", "you_control": "you_control",
                "opponent_controls": "opponent_controls", "you_own": "you_own",
-               "dealt_damage_this_turn": "dealt_damage_this_turn"}
+               "dealt_damage_this_turn": "dealt_damage_this_turn", "chosen_type": "chosen_type"}
 #: the trigger kinds that move their object out of its zone (events.lp, zone_change_kind/1; "enters"
 #: finds the object itself)
 _ZONE_CHANGE_KINDS = ("dies", "leaves_battlefield", "put_into_graveyard",
@@ -402,6 +402,9 @@ class _ToFacts(Transformer):
     def from_battlefield(self, meta, _):
         return "from_battlefield"
 
+    def from_graveyard(self, meta, c):
+        return ("from_graveyard", c[0])
+
     def actor_you(self, meta, _):
         return "you"
 
@@ -447,6 +450,9 @@ class _ToFacts(Transformer):
         extra = list(c[1])
         if "from_battlefield" in c[2:]:
             extra.append(fn("in_zone", "battlefield"))
+        for item in c[2:]:
+            if isinstance(item, tuple) and item[0] == "from_graveyard":  # judged in the graveyard it left
+                extra += [x for x in item[1] if x not in extra] + [fn("in_zone", "graveyard")]
         return self._condition(kind, c[0], extra, public=True)
 
     def put_into_hand(self, meta, c):
@@ -950,6 +956,8 @@ class _ToFacts(Transformer):
                 zones.append("stack")  # CR 113.6k: "when you cast this spell" triggers on the stack
             elif filt == Function("haunted_by_source"):
                 zones.append("exile")  # CR 702.55c: it triggers from exile
+            elif kind == "put_into_hand" and {Function("self"), fn("in_zone", "graveyard")} <= set(_conjuncts(filt)):
+                zones.append("graveyard")  # CR 113.6k: it cannot trigger from the battlefield
             elif kind == "put_into_graveyard" and filt == Function("self"):
                 # "when ~ is put into a graveyard from anywhere" is no leaves-the-battlefield
                 # ability (CR 603.6c, 603.10): judged after the event, on the card in the
@@ -1043,6 +1051,10 @@ class _ToFacts(Transformer):
     def replaced_other(self, meta, c):
         return self._another(c[0]).filter(context="all")
 
+    def static_choose_creature_type(self, meta, c):
+        # CR 614.1c, 614.12a: a replacement effect whose choice is made before it enters
+        return Ability(facts=[("static", (AB, fn("choose_as_enters", Function("creature_type"))))])
+
     def static_enters_tapped(self, meta, c):
         return Ability(facts=[("static", (AB, Function("enters_tapped")))])
 
@@ -1105,6 +1117,9 @@ class _ToFacts(Transformer):
 
     def devour(self, meta, c):
         return Ability(facts=[("static", (AB, fn("devour", int(str(c[0])))))])
+
+    def dredge(self, meta, c):
+        return Ability(facts=[("static", (AB, fn("dredge", int(str(c[0])))))])
 
     def undying(self, meta, _):
         return self._returns_with_counter("plus1")

@@ -48,11 +48,13 @@ PROGRESS_EVERY = 0.5
 #: what the progress of the count counts
 COUNTED = "outcomes counted"
 LINE_OF_PLAY = ("a line of play is one choice of every target, every may, every optional response, every "
-                "replacement effect applied first (CR 616.1) and every order of simultaneous triggers (CR 603.3b), the orders of interchangeable triggers (same "
+                "replacement effect applied first (CR 616.1) and every choice one asks for (a creature type, a dredge: CR "
+                "614.12a, 702.52a), every order of simultaneous triggers (CR 603.3b), the orders of interchangeable triggers (same "
                 "ability, same controller, same effect) counted once; one answer set stands for every order "
                 "of what left the stack together as a batch (asp/triggers/batches.lp)")
 LINE_OF_PLAY_ALL_ORDERS = ("a line of play is one answer set: one choice of every target, every may, every "
                            "optional response, every replacement effect applied first (CR 616.1) and every "
+                           "choice one asks for (a creature type, a dredge: CR 614.12a, 702.52a), every "
                            "order of simultaneous triggers (CR 603.3b), "
                            "interchangeable triggers included")
 

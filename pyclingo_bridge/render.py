@@ -91,6 +91,9 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
     tapped_before = set(previous.tapped) if previous else set()
     lines += [f"  tapped: {label(o)} (CR 110.5)" for o in step.tapped if o not in tapped_before]
     lines += [f"  untapped: {label(o)}" for o in sorted(tapped_before - set(step.tapped))]
+    chosen_before = set(previous.chosen_types) if previous else set()
+    lines += [f"  creature type chosen as it entered: {label(o)}: {st} (CR 614.12a)"
+              for o, st in step.chosen_types if (o, st) not in chosen_before]
     lines += [f"  fizzled (all targets illegal): {label(i)}" for i in step.fizzled]
     lines += [f"  did nothing (its \"if\" is false now, CR 603.4): {label(i)}" for i in step.condition_unmet]
     if step.at_once:

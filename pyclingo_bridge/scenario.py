@@ -26,7 +26,7 @@ SCENARIO_PREDICATES: dict[str, int] = {
     "player": 2, "active_player": 1, "starting_life": 2,
     "card": 3, "token": 3, "spell_copy": 3,
     "init_zone": 2, "init_controller": 2, "init_attached": 2, "init_damage": 2,
-    "init_stack": 2, "init_target": 3, "init_counters": 3, "init_tapped": 1, "library_position": 2,
+    "init_stack": 2, "init_target": 3, "init_counters": 3, "init_tapped": 1, "init_chosen_type": 2, "library_position": 2,
     "init_haunting": 2, "script": 2, "script_target": 3, "edition": 1, "expect": 2,
     "token_rounds": 1, "batches": 1, "trigger_target": 4,
 }
@@ -51,12 +51,14 @@ _ONCE: dict[str, tuple[int, str]] = {
     "script_target": (2, "target {1} of script action {0}"), "edition": (0, "the edition"),
     "token_rounds": (0, "token_rounds"), "batches": (0, "batches"), "trigger_target": (3, "target {2} of ability {1} of {0}"),
     "init_haunting": (1, "what {} haunts"), "init_tapped": (1, "that {} is tapped"),
+    "init_chosen_type": (1, "the creature type {} chose"),
 }
 #: where a piece must start for a fact about it to make sense (fact -> argument -> zones)
 _STARTS_IN: dict[str, dict[int, tuple[str, ...]]] = {
     "init_damage": {0: ("battlefield",)}, "init_attached": {0: ("battlefield",), 1: ("battlefield",)},
     "init_controller": {0: ("battlefield", "stack")}, "init_target": {0: ("stack",)},
     "init_haunting": {0: ("exile",), 1: ("battlefield",)}, "init_tapped": {0: ("battlefield",)},
+    "init_chosen_type": {0: ("battlefield",)},
 }
 #: argument roles of the scripted actions the encodings read (checked when present)
 ACTION_ROLES: dict[str, tuple[str, ...]] = {"cast": ("player", "piece"), "phasing": ("player",),
@@ -373,6 +375,7 @@ class _Checker:
             "init_zone": self.check_init_zone, "init_controller": self.check_init_controller,
             "init_attached": self.check_init_attached, "init_damage": self.check_init_damage,
             "init_counters": self.check_init_counters, "init_tapped": lambda f: self.piece(f, f.args[0]),
+            "init_chosen_type": self.check_init_chosen_type,
             "library_position": self.check_library_position,
             "init_stack": self.check_init_stack, "init_target": self.check_init_target,
             "init_haunting": self.check_init_haunting,
@@ -433,6 +436,12 @@ class _Checker:
         if fact.args[1].type != SymbolType.Function or fact.args[1].arguments:
             self.problem(fact, f"counter kind {fact.args[1]} is not a name (e.g. plus1, minus1)")
         self.is_number(fact, fact.args[2], "a number of counters", 1)
+
+    def check_init_chosen_type(self, fact: Fact) -> None:
+        """init_chosen_type(Id, St): the permanent entered before the scenario and chose St (CR 614.12a)."""
+        self.piece(fact, fact.args[0])
+        self.names(fact, fact.args[1], self.vocab.creature_types | {"type_not_in_game"},
+                   "creature type (CR 205.3m)")
 
     def check_init_haunting(self, fact: Fact) -> None:
         """init_haunting(E, X): E is a card with haunt (CR 702.55b), haunting another piece."""

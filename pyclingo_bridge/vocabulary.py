@@ -56,6 +56,8 @@ class Vocabulary(NamedTuple):
     trigger_kinds: frozenset[str] = frozenset()
     #: keywords that are triggered abilities (keyword_trigger/1: haunt)
     keyword_triggers: frozenset[str] = frozenset()
+    #: the creature types of CR 205.3m (creature_type/1, core/creature_types.lp)
+    creature_types: frozenset[str] = frozenset()
 
 
 def _fact_symbols(stm: ast.AST) -> list[Symbol]:
@@ -141,6 +143,7 @@ def read_vocabulary(main: Path) -> Vocabulary:
     keyword_triggers: set[str] = set()
     language: set[str] = set()
     kinds: set[str] = set()
+    creature_types: set[str] = set()
     for stm in _parse(resources.encoding_files(main=main)):
         _body_script_actions(stm, actions)
         if sig := _shown_signature(stm):
@@ -163,14 +166,16 @@ def read_vocabulary(main: Path) -> Vocabulary:
                 zones.add(str(sym.arguments[0]))
             elif sym.match("known_edition", 1):
                 editions.add(str(sym.arguments[0]))
+            elif sym.match("creature_type", 1):
+                creature_types.add(str(sym.arguments[0]))
     triggered |= {f"ab({card},{kw})" for card, kw in keywords if kw in keyword_triggers}
     return Vocabulary(frozenset(cards), frozenset(zones), frozenset(editions), frozenset(actions),
                       frozenset(shown), frozenset(triggered), frozenset(language), frozenset(kinds),
-                      frozenset(keyword_triggers))
+                      frozenset(keyword_triggers), frozenset(creature_types))
 
 
 #: bump when Vocabulary or its reading changes (older cache files are then ignored)
-_CACHE_FORMAT = 4
+_CACHE_FORMAT = 5
 
 
 def _stamp(main: Path) -> list:
