@@ -31,7 +31,7 @@ from lark.exceptions import UnexpectedEOF, UnexpectedInput, VisitError
 from .cards import GAP_MARKER
 from .errors import Location
 from .oracle_layout import (CardText, CardTextError, Piece, card_id, cost_facts, pt_values, read_layout,
-                            type_facts)
+                            supertype_facts, type_facts)
 
 GRAMMAR = Path(__file__).with_name("oracle.lark")
 #: the longest ability text parsed (the longest Oracle abilities are about 600 characters)
@@ -1013,7 +1013,10 @@ class _ToFacts(Transformer):
         return ("condition", "cast", Function("self"), None)
 
     def static_keywords(self, meta, c):
-        return Ability(notes=[n for k in c[1:] if isinstance(k, Ability) for n in k.notes])
+        # keywords granted to other objects are named as not modelled, indestructible included
+        granted = [k for k in c[1:] if isinstance(k, Ability)]
+        return Ability(notes=[n for k in granted for n in k.notes]
+                       + [f'"{_source(meta, self.card).strip()}" (a granted keyword)' for k in granted if k.facts])
 
     def no_regeneration(self, meta, _):
         # CR 701.19c: the object named last (the one destroyed) gets no regeneration
@@ -1128,6 +1131,8 @@ class _ToFacts(Transformer):
         return self._returns_with_counter("minus1")
 
     def other_keyword(self, meta, c):
+        if str(c[0]).lower() == "indestructible":  # CR 702.12a: a static ability (keywords/indestructible.lp)
+            return Ability(facts=[("static", (AB, Function("indestructible")))])
         return Ability(notes=[_source(meta, self.card).strip()])
 
     def activated(self, meta, c):
@@ -1336,7 +1341,8 @@ def compile_card(card: CardText, *, partial: bool = False, cid: str | None = Non
     colors, value = cost_facts(card)
     pt = pt_values(card)
     info = CardInfo(cid, types, bundled_tokens() if tokens is None else tokens)
-    body: list[str] = [f"printed_type({cid}, {t})." for t in types]
+    body: list[str] = [f"printed_supertype({cid}, {s})." for s in supertype_facts(card)]
+    body += [f"printed_type({cid}, {t})." for t in types]
     body += [f"printed_subtype({cid}, {s})." for s in subtypes]
     body += [f"printed_color({cid}, {c})." for c in colors]
     if value is not None:

@@ -13,8 +13,7 @@ lines), and last the power/toughness of a creature. Every piece keeps where it
 was (line and column) so that an error names its place.
 
 The mana cost gives the colors (CR 202.2) and the mana value (CR 202.3); the
-type line gives the card types and subtypes (CR 205); supertypes (legendary,
-basic, ...) are read and left out, as in the bundled cards.
+type line gives the supertypes, card types and subtypes (CR 205).
 """
 
 from __future__ import annotations
@@ -146,6 +145,12 @@ def type_facts(card: CardText) -> tuple[list[str], list[str], bool]:
         pieces = [sub] if "plane" in types else sub.split()
         subtypes = [card_id(p) for p in pieces if p.strip()]
     return types, subtypes, token
+
+
+def supertype_facts(card: CardText) -> list[str]:
+    """The supertypes of the type line (CR 205.4a), in the order written ("token" is not one)."""
+    words = _DASH.split(card.type_line.text, maxsplit=1)[0].lower().split()
+    return [w for w in words if w in SUPERTYPES and w != "token"]
 
 
 def pt_values(card: CardText) -> tuple[int, int] | None:

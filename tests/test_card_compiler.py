@@ -147,10 +147,11 @@ def test_template_gives_its_facts(text, expected, rule) -> None:
 
 
 def test_card_level_facts_from_cost_type_line_and_pt() -> None:
-    """CR 202.2 colors and 202.3 mana value from the cost; 205 types and subtypes; 208 P/T."""
+    """CR 202.2 colors and 202.3 mana value from the cost; 205 supertypes, types and subtypes; 208 P/T."""
     got = facts("", name="Syr Konrad, the Grim", cost="{3}{B}{B}", types="Legendary Creature — Human Knight",
                 pt="5/4")
-    assert got == {"printed_type(syr_konrad_the_grim, creature).", "printed_subtype(syr_konrad_the_grim, human).",
+    assert got == {"printed_supertype(syr_konrad_the_grim, legendary).",
+                   "printed_type(syr_konrad_the_grim, creature).", "printed_subtype(syr_konrad_the_grim, human).",
                    "printed_subtype(syr_konrad_the_grim, knight).", "printed_color(syr_konrad_the_grim, black).",
                    "printed_mana_value(syr_konrad_the_grim, 5).", "printed_pt(syr_konrad_the_grim, 5, 4)."}
     hybrid = facts("", name="Hybrid", cost="{2/W}{B/G}{X}", types="Instant", pt=None)
@@ -168,6 +169,9 @@ def test_reminder_text_and_unmodelled_keywords_are_named_not_compiled() -> None:
     compiled = compile_text(card("Flying, deathtouch\n{R}: This creature gets +1/+0 until end of turn."))
     assert compiled.notes == ["flying", "deathtouch",
                               'the activated ability "{r}: this creature gets +1/+0 until end of turn." (CR 602)']
+    indestructible = compile_text(card("Indestructible\nCreatures you control have indestructible."))
+    assert "static(ab(test_card, 1), indestructible)." in indestructible.text  # CR 702.12a
+    assert any("a granted keyword" in n for n in indestructible.notes)
     assert "% Not modelled: flying; deathtouch;" in compiled.text
     assert "printed_ability" not in compiled.text
 
