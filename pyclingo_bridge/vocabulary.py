@@ -56,7 +56,7 @@ class Vocabulary(NamedTuple):
     trigger_kinds: frozenset[str] = frozenset()
     #: keywords that are triggered abilities (keyword_trigger/1: haunt)
     keyword_triggers: frozenset[str] = frozenset()
-    #: the creature types of CR 205.3m (creature_type/1, core/creature_types.lp)
+    #: the creature types of CR 205.3m (creature_type/1, tables/creature_types.lp)
     creature_types: frozenset[str] = frozenset()
 
 

@@ -1,4 +1,4 @@
-"""Write asp/core/creature_types.lp: the creature types of CR 205.3m, one fact each.
+"""Write asp/tables/creature_types.lp: the creature types of CR 205.3m, one fact each.
 
 The list is copied from the Comprehensive Rules file given on the command line (the current
 rules, effective 2026-04-17, as plain text with one rule a line):
@@ -25,9 +25,10 @@ HEADER = """\
 % Creature types (CR 205.3m)
 %
 % Purpose: which subtypes are creature types, the domain of "choose a creature
-%   type" (chosen_type.lp). Generated from rule 205.3m of the Comprehensive
-%   Rules (effective 2026-04-17) by scripts/extract_creature_types.py; do not
-%   edit by hand.
+%   type" (core/chosen_type.lp). A table of the rules' data, not rules (so no
+%   mutant of it is run: tests/test_creature_types.py pins it). Generated from
+%   rule 205.3m of the Comprehensive Rules (effective 2026-04-17) by
+%   scripts/extract_creature_types.py; do not edit by hand.
 % Output: creature_type/1.
 % =============================================================================
 
@@ -50,7 +51,7 @@ def main(cr_file: str) -> None:
     lines = [HEADER]
     for i in range(0, len(names), 6):
         lines.append(" ".join(f"creature_type({n})." for n in names[i:i + 6]) + "\n")
-    (ROOT / "asp" / "core" / "creature_types.lp").write_text("".join(lines))
+    (ROOT / "asp" / "tables" / "creature_types.lp").write_text("".join(lines))
     print(f"{len(names)} creature types")
 
 
