@@ -1138,6 +1138,65 @@ class _ToFacts(Transformer):
     def activated(self, meta, c):
         return Ability(notes=[f'the activated ability "{_source(meta, self.card).strip()}" (CR 602)'])
 
+    # -- activated abilities and costs (CR 602, 118; core/activated.lp)
+    def activated_modelled(self, meta, c):
+        costs, effects = c[0], c[1]
+        facts = [("activated", (AB,))] + [("cost", (AB, k)) for k in costs if k is not None]
+        if Function("exile_self_from_graveyard") in costs:
+            facts.append(("functions_from", (AB, Function("graveyard"))))  # CR 113.6m
+        ability = Ability(facts=facts, notes=list(self.notes))
+        self._with_targets(ability)
+        ability.facts += _effect_facts(effects)
+        if len(c) > 2:
+            ability.notes.append('"activate only as a sorcery" (timing is not modelled)')
+        return ability
+
+    def act_cost(self, meta, c):
+        return list(c)
+
+    def mana_cost(self, meta, c):
+        return None  # CR 602.1a: mana is abstracted, always paid
+
+    def tap_cost(self, meta, _):
+        return Function("tap")
+
+    def sacrifice_self_cost(self, meta, _):
+        return Function("sacrifice_self")
+
+    def sacrifice_cost(self, meta, c):
+        return fn("sacrifice", _all_filter(c[0]))
+
+    def sacrifice_other_cost(self, meta, c):
+        return fn("sacrifice", conj(_conjuncts(_all_filter(c[0])) + [Function("other")]))
+
+    def discard_cost(self, meta, c):
+        return fn("discard", c[0])
+
+    def pay_life_cost(self, meta, c):
+        return fn("pay_life", int(str(c[0])))
+
+    def remove_counters_cost(self, meta, c):
+        return fn("remove_counters", self._kind(c[1]), c[0])
+
+    def exile_self_cost(self, meta, _):
+        return Function("exile_self_from_graveyard")
+
+    def activation_timing(self, meta, _):
+        return "sorcery"
+
+    def additional_cost(self, meta, c):
+        if not set(self.card.types) & {"instant", "sorcery"}:
+            raise self._gap(meta, "an additional cost to cast a spell, on a card that is not an instant or sorcery")
+        if c[0] is None:
+            return Ability(facts=[("spell_ability", (AB,))])
+        return Ability(facts=[("spell_ability", (AB,)), ("additional_cost", (AB, c[0]))])
+
+    def tapped_adj(self, meta, _):
+        return ("other", Function("tapped"))
+
+    def untapped_adj(self, meta, _):
+        return ("other", Function("untapped"))
+
     def start(self, meta, c):
         return c[0]
 
@@ -1278,7 +1337,7 @@ def _one_spell(abilities: list[Ability]) -> bool:
         return False
     names = [name for a in abilities for name, _ in a.facts]
     return names.count("spell_ability") == 2 and names.count("target_spec") <= 1 and \
-        set(names) <= {"spell_ability", "target_spec", "effect", "instruction", "distinct_targets"}
+        set(names) <= {"spell_ability", "target_spec", "effect", "instruction", "distinct_targets", "additional_cost"}
 
 
 def _steps(ability: Ability) -> list[list[Symbol]]:
@@ -1296,7 +1355,7 @@ def _steps(ability: Ability) -> list[list[Symbol]]:
 def _in_order(first: Ability, second: Ability) -> Ability:
     """The spell ability of two lines of an instant or sorcery: the first line's instructions,
     then the second's (CR 608.2c), with the target of either (_one_spell)."""
-    targets = [f for f in first.facts + second.facts if f[0] in ("target_spec", "distinct_targets")]
+    targets = [f for f in first.facts + second.facts if f[0] in ("target_spec", "distinct_targets", "additional_cost")]
     steps = _steps(first) + _steps(second)
     merged = Ability(facts=[("spell_ability", (AB,))] + targets + _effect_facts(Instructions(steps)),
                      notes=first.notes + [n for n in second.notes if n not in first.notes])

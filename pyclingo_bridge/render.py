@@ -26,6 +26,8 @@ def _relabel(sym: Symbol) -> str:
         return _relabel(args[0])
     if sym.match("tr", 5):
         return f"{args[0]} of {_relabel(args[1])} on {_relabel(args[2])}"
+    if sym.match("act", 4):  # an activated ability on the stack (asp/core/activated.lp)
+        return f"{args[0]} of {_relabel(args[1])} activated by {args[2]}"
     if not args:
         return str(sym)
     return f"{sym.name}({', '.join(_relabel(a) for a in args)})"

@@ -62,7 +62,8 @@ _STARTS_IN: dict[str, dict[int, tuple[str, ...]]] = {
 }
 #: argument roles of the scripted actions the encodings read (checked when present)
 ACTION_ROLES: dict[str, tuple[str, ...]] = {"cast": ("player", "piece"), "phasing": ("player",),
-                                            "planeswalk": ("player", "piece"), "draw": ("player",)}
+                                            "planeswalk": ("player", "piece"), "draw": ("player",),
+                                            "activate": ("player", "piece", "ability_number")}
 
 _CHANGES_ENCODINGS = "it would change the meaning of the encodings"
 #: directives a scenario may not use, and why
@@ -351,6 +352,11 @@ class _Checker:
             return True
         self.problem(fact, f"{what} must be a number from {low} to {high}, not {sym}")
         return False
+
+    def ability_number(self, fact: Fact, sym: Symbol) -> None:
+        """The K of activate(P, Id, K): ability ab(Card, K) of the card (whether it is an activated
+        ability the source has then is for the game to say: script_failed(N, cannot_activate))."""
+        self.is_number(fact, sym, "an ability number", 1, 99)
 
     def player(self, fact: Fact, sym: Symbol) -> None:
         if str(sym) not in self.players:

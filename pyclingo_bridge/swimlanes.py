@@ -81,6 +81,10 @@ def short_item(item: str) -> str:
         ability = sym.arguments[0]
         key = ability.arguments[1] if ability.match("ab", 2) else ability
         return f"{label(str(sym.arguments[1]))}: {key} on {label(str(sym.arguments[2]))}"
+    if sym.match("act", 4):
+        ability = sym.arguments[0]
+        key = ability.arguments[1] if ability.match("ab", 2) else ability
+        return f"{label(str(sym.arguments[1]))}: {key} activated"
     return label(item)
 
 

@@ -166,13 +166,14 @@ def test_shortened_name_is_the_card_itself() -> None:
 
 
 def test_reminder_text_and_unmodelled_keywords_are_named_not_compiled() -> None:
-    compiled = compile_text(card("Flying, deathtouch\n{R}: This creature gets +1/+0 until end of turn."))
+    compiled = compile_text(card("Flying, deathtouch\n{1}{B}: Each player mills a card."))
     assert compiled.notes == ["flying", "deathtouch",
-                              'the activated ability "{r}: this creature gets +1/+0 until end of turn." (CR 602)']
+                              'the activated ability "{1}{b}: each player mills a card." (CR 602)']
     indestructible = compile_text(card("Indestructible\nCreatures you control have indestructible."))
     assert "static(ab(test_card, 1), indestructible)." in indestructible.text  # CR 702.12a
     assert any("a granted keyword" in n for n in indestructible.notes)
     assert "% Not modelled: flying; deathtouch;" in compiled.text
+    assert "activated(" not in compiled.text
     assert "printed_ability" not in compiled.text
 
 
@@ -521,3 +522,21 @@ def test_cast_and_draw_triggers_compile() -> None:
     got = facts("Whenever an opponent draws a card, they lose 2 life.")
     assert {f"trigger_on({AB}, draws, any).", f"trigger_actor({AB}, opponent).",
             f"effect({AB}, lose_life(actor, 2))."} <= got
+
+
+def test_activated_abilities_with_their_costs() -> None:
+    """CR 602.1a: "[Cost]: [Effect]"; mana is abstracted (not stated), the other costs are facts."""
+    got = facts("{2}, {T}, Sacrifice another creature: You gain 2 life.\n"
+                "Remove a +1/+1 counter from this creature, Pay 1 life, Discard a card: Draw a card.")
+    assert {"activated(ab(test_card, 1)).", "cost(ab(test_card, 1), tap).",
+            "cost(ab(test_card, 1), sacrifice(and(type(creature), other))).",
+            "effect(ab(test_card, 1), gain_life(you, 2)).",
+            "cost(ab(test_card, 2), remove_counters(plus1, 1)).", "cost(ab(test_card, 2), pay_life(1)).",
+            "cost(ab(test_card, 2), discard(1))."} <= got
+    graveyard = facts("{3}{B}, Exile this card from your graveyard: You gain 1 life. Activate only as a sorcery.")
+    assert "functions_from(ab(test_card, 1), graveyard)." in graveyard  # CR 113.6m
+    spell = facts("As an additional cost to cast this spell, sacrifice a creature.\nDestroy target creature.",
+                  types="Sorcery", pt=None)
+    assert "additional_cost(ab(test_card, 1), sacrifice(type(creature)))." in spell  # CR 601.2f
+    assert "effect(ab(test_card, 1), destroy(target(1)))." in spell
+
