@@ -500,6 +500,13 @@ class _ToFacts(Transformer):
         # CR 121.2: one event a card drawn; "you draw": the drawer is the ability's controller
         return self._condition("draws", Function("any"), actor=c[0])
 
+    def becomes_tapped(self, meta, c):
+        return self._condition("becomes_tapped", c[0])
+
+    def activates(self, meta, c):
+        # CR 602.2b: the actor is the player who activated the ability; its source is any object
+        return self._condition("activates", Function("any"), actor=c[0])
+
     def haunted_dies(self, meta, c):
         self.kinds.append("dies")
         return ("condition", "dies", Function("haunted_by_source"), None)
@@ -571,7 +578,7 @@ class _ToFacts(Transformer):
             # the player whose hand or library it went to: its owner's (CR 400.3)
             return fn("owner_of", Function("trigger_object"))
         if any(k in ("sacrificed", "control_lost", "control_gained", "control_gained_by_opponent",
-                     "planeswalked_away", "planeswalked_to", "cast", "draws") for k in self.kinds):
+                     "planeswalked_away", "planeswalked_to", "cast", "draws", "activates") for k in self.kinds):
             return Function("actor")  # the player who performed the event
         raise self._gap(meta, '"that player" names no player the trigger condition mentions')
 
