@@ -725,6 +725,11 @@ class _ToFacts(Transformer):
     def untap(self, meta, c):
         return self._each("untap", c[0])
 
+    def fight(self, meta, c):
+        if isinstance(c[0], tuple) or isinstance(c[1], tuple):
+            raise self._gap(meta, "a fight names one creature on each side (CR 701.14a)")
+        return [fn("fight", c[0], c[1])]
+
     def _each(self, name: str, ref) -> list[Symbol]:
         if isinstance(ref, tuple):  # two targets: one effect each
             return [fn(name, ref[1]), fn(name, ref[2])]
