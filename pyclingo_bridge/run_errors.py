@@ -30,6 +30,13 @@ def _reason(action: Symbol | None, reason: Symbol) -> str:
                 "(CR 115.3), yet the script pins both to the same one")
     if reason.match("empty_stack", 0):
         return "the stack is empty when the action comes: there is nothing to resolve"
+    if reason.match("cannot_activate", 2):
+        card, number = reason.arguments
+        return (f"{card} has no activated ability {number} it can activate at that point: the ability must be "
+                "an activated ability its object has then (not removed, e.g. by Humility), in a zone it "
+                "functions from, and the player must control that object (CR 602.2, 113.6)")
+    if reason.match("cost_unpayable", 1):
+        return f"its cost {reason.arguments[0]} cannot be paid at that point (CR 118.3, 601.2h)"
     return f"the engine reports {reason}"
 
 

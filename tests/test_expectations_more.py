@@ -231,3 +231,18 @@ def test_a_refusal_the_scenario_does_not_expect_still_fails(tmp_path) -> None:
     result = invoke("check", other)
     assert result.exit_code == 1, result.output
     assert any("no violation" in line and "copy_not_modelled" in line for line in failed(result.output))
+
+
+def test_activation_failures_are_named_in_words_at_the_line_at_fault(tmp_path) -> None:
+    # CR 118.3: a cost that cannot be paid; CR 602.2: an ability the source cannot activate
+    unpaid = variant(tmp_path, SCENARIOS / "contrast_119_4_greed_with_too_little_life.lp",
+                     drop=("expect(all, script_failed",), name="u.lp")
+    result = invoke("run", unpaid)
+    assert result.exit_code == 2, result.output
+    assert "u.lp:15:1: script action 1, activate(alice,greed,1), cannot be performed: its cost pay_life(2) " \
+           "cannot be paid at that point (CR 118.3, 601.2h)" in result.output
+    humility = variant(tmp_path, SCENARIOS / "contrast_602_2_bottle_gnomes_under_humility.lp",
+                       drop=("expect(all, script_failed",), name="h.lp")
+    result = invoke("run", humility)
+    assert result.exit_code == 2, result.output
+    assert "gnomes has no activated ability 1 it can activate at that point" in result.output
