@@ -243,6 +243,9 @@ class Ability:
     #: the card type of an Aura's "Enchant [type]" (printed_enchant/2, CR 702.5a)
     enchant: str | None = None
     granted: "Ability | None" = None
+    #: a keyword the engine models as a static ability of its own card (indestructible, first strike,
+    #: ...): what to name as not modelled where the text grants it to other objects
+    kw_note: str | None = None
 
 
 AB = Function("__ab__")
@@ -263,6 +266,10 @@ _QUALIFIERS = {"nontoken": "nontoken", "token": "token", "other": "other", "you_
 _ZONE_CHANGE_KINDS = ("dies", "leaves_battlefield", "put_into_graveyard",
                       "put_into_graveyard_not_from_battlefield", "sacrificed", "leaves_graveyard",
                       "put_into_hand", "put_into_library", "countered")
+#: keywords that are static abilities with rules in asp/: indestructible (CR 702.12), vigilance
+#: (702.20), first strike (702.7), double strike (702.4)
+_STATIC_KEYWORDS = {"indestructible": "indestructible", "vigilance": "vigilance", "first strike": "first_strike",
+                    "double strike": "double_strike"}
 _ACTOR_KINDS = ("sacrificed", "control_lost", "control_gained", "planeswalked_away", "planeswalked_to")
 
 
@@ -278,6 +285,8 @@ class _ToFacts(Transformer):
         self.distinct: list[tuple[int, int]] = []
         self.kinds: list[str] = []
         self.sacrifice_seen = False
+        #: the subjects of the trigger conditions read so far ("it" is the object itself when all are ~)
+        self.subjects: list = []
         self.notes: list[str] = []
         self.last_ref: Symbol | None = None
         self.self_moved = False
@@ -417,6 +426,7 @@ class _ToFacts(Transformer):
     # -- conditions: (kind, filter, actor)
     def _condition(self, kind: str, subject, extra=(), actor=None, public=False):
         self.kinds.append(kind)
+        self.subjects.append(subject)
         if subject == Function("self") and kind in _ZONE_CHANGE_KINDS:
             self.self_moved = True
         if subject == Function("enchanted") and kind in ("dies", "leaves_battlefield"):
@@ -500,6 +510,22 @@ class _ToFacts(Transformer):
         # CR 121.2: one event a card drawn; "you draw": the drawer is the ability's controller
         return self._condition("draws", Function("any"), actor=c[0])
 
+    # CR 508.3a, 509.3a, 509.3c, 510.2: combat (combat.lp)
+    def attacks(self, meta, c):
+        return self._condition("attacks", c[0])
+
+    def blocks(self, meta, c):
+        return self._condition("blocks", c[0])
+
+    def becomes_blocked(self, meta, c):
+        return self._condition("becomes_blocked", c[0])
+
+    def blocks_or_blocked(self, meta, c):
+        return [self._condition("blocks", c[0]), self._condition("becomes_blocked", c[0])]
+
+    def deals_combat_damage_to_player(self, meta, c):
+        return self._condition("deals_combat_damage_to_player", c[0])
+
     def becomes_tapped(self, meta, c):
         return self._condition("becomes_tapped", c[0])
 
@@ -512,7 +538,8 @@ class _ToFacts(Transformer):
         return ("condition", "dies", Function("haunted_by_source"), None)
 
     def conditions(self, meta, c):
-        return [x for x in c if isinstance(x, tuple)]
+        # a condition may stand for two ("blocks or becomes blocked": a list of both)
+        return [y for x in c for y in (x if isinstance(x, list) else [x]) if isinstance(y, tuple)]
 
     # -- intervening "if" clauses (CR 603.4): ("if", condition term)
     def if_it(self, meta, _):
@@ -578,7 +605,8 @@ class _ToFacts(Transformer):
             # the player whose hand or library it went to: its owner's (CR 400.3)
             return fn("owner_of", Function("trigger_object"))
         if any(k in ("sacrificed", "control_lost", "control_gained", "control_gained_by_opponent",
-                     "planeswalked_away", "planeswalked_to", "cast", "draws", "activates") for k in self.kinds):
+                     "planeswalked_away", "planeswalked_to", "cast", "draws", "activates",
+                     "deals_combat_damage_to_player", "attacks") for k in self.kinds):
             return Function("actor")  # the player who performed the event
         raise self._gap(meta, '"that player" names no player the trigger condition mentions')
 
@@ -829,6 +857,12 @@ class _ToFacts(Transformer):
         self.distinct.append((first.arguments[0].number, second.arguments[0].number))
         return [fn("exchange_control", first, second)]
 
+    def it_pt(self, meta, _):
+        if self.subjects and all(s == Function("self") for s in self.subjects):
+            return Function("self")
+        raise self._gap(meta, '"it" names the object of a trigger condition about another object, which a '
+                              'continuous effect cannot name')
+
     def modify_pt_eot(self, meta, c):
         dp, dt = _pt_change(str(c[1]))
         return [fn("until_end_of_turn", fn("modify_pt", c[0], dp, dt))]
@@ -1005,12 +1039,12 @@ class _ToFacts(Transformer):
     def static_modify_pt(self, meta, c):
         dp, dt = _pt_change(str(c[1]))
         ability = Ability(facts=[("static", (AB, fn("modify_pt", c[0], dp, dt)))])
-        ability.notes += [n for k in c[2:] if isinstance(k, Ability) for n in k.notes]
+        ability.notes += _granted_notes(c[2:])
         return ability
 
     def static_modify_pt_type(self, meta, c):
         ability = self.static_modify_pt(meta, c[:2])
-        ability.notes += [n for k in c[2:] if isinstance(k, Ability) for n in k.notes]
+        ability.notes += _granted_notes(c[2:])
         ability.notes.append(f"the {str(c[-1]).capitalize()} type it adds (CR 205.1b, 613.1d)")
         return ability
 
@@ -1028,7 +1062,7 @@ class _ToFacts(Transformer):
         # keywords granted to other objects are named as not modelled, indestructible included
         granted = [k for k in c[1:] if isinstance(k, Ability)]
         return Ability(notes=[n for k in granted for n in k.notes]
-                       + [f'"{_source(meta, self.card).strip()}" (a granted keyword)' for k in granted if k.facts])
+                       + [f'"{_source(meta, self.card).strip()}" (a granted keyword)' for k in granted if k.kw_note])
 
     def no_regeneration(self, meta, _):
         # CR 701.19c: the object named last (the one destroyed) gets no regeneration
@@ -1143,8 +1177,9 @@ class _ToFacts(Transformer):
         return self._returns_with_counter("minus1")
 
     def other_keyword(self, meta, c):
-        if str(c[0]).lower() == "indestructible":  # CR 702.12a: a static ability (keywords/indestructible.lp)
-            return Ability(facts=[("static", (AB, Function("indestructible")))])
+        word = str(c[0]).lower()
+        if word in _STATIC_KEYWORDS:  # static abilities the engine reads (indestructible.lp, combat.lp)
+            return Ability(facts=[("static", (AB, Function(_STATIC_KEYWORDS[word])))], kw_note=word)
         return Ability(notes=[_source(meta, self.card).strip()])
 
     def activated(self, meta, c):
@@ -1340,6 +1375,12 @@ def _self_names(card: CardText) -> list[str]:
     if "," in name:  # CR 201.5c: "Syr Konrad, the Grim" is also "Syr Konrad"
         names.append(name.split(",")[0])
     return names
+
+
+def _granted_notes(items) -> list[str]:
+    """What keywords granted to other objects are named as: not modelled (their own notes, or the
+    keyword a card's own keyword line would model)."""
+    return [n for k in items if isinstance(k, Ability) for n in k.notes + ([k.kw_note] if k.kw_note else [])]
 
 
 def _one_spell(abilities: list[Ability]) -> bool:

@@ -28,7 +28,7 @@ SCENARIO_PREDICATES: dict[str, int] = {
     "init_zone": 2, "init_controller": 2, "init_attached": 2, "init_damage": 2,
     "init_stack": 2, "init_target": 3, "init_counters": 3, "init_tapped": 1, "init_chosen_type": 2, "library_position": 2,
     "init_haunting": 2, "script": 2, "script_target": 3, "edition": 1, "expect": 2,
-    "token_rounds": 1, "batches": 1, "trigger_target": 4,
+    "token_rounds": 1, "batches": 1, "trigger_target": 4, "attacker": 3, "blocker": 3,
 }
 #: expect/3 is the edition-bound form of expect/2
 _ARITIES: dict[str, set[int]] = {name: {arity} for name, arity in SCENARIO_PREDICATES.items()}
@@ -52,6 +52,7 @@ _ONCE: dict[str, tuple[int, str]] = {
     "token_rounds": (0, "token_rounds"), "batches": (0, "batches"), "trigger_target": (3, "target {2} of ability {1} of {0}"),
     "init_haunting": (1, "what {} haunts"), "init_tapped": (1, "that {} is tapped"),
     "init_chosen_type": (1, "the creature type {} chose"),
+    "attacker": (2, "what {1} attacks in script action {0}"), "blocker": (2, "what {1} blocks in script action {0}"),
 }
 #: where a piece must start for a fact about it to make sense (fact -> argument -> zones)
 _STARTS_IN: dict[str, dict[int, tuple[str, ...]]] = {
@@ -63,7 +64,8 @@ _STARTS_IN: dict[str, dict[int, tuple[str, ...]]] = {
 #: argument roles of the scripted actions the encodings read (checked when present)
 ACTION_ROLES: dict[str, tuple[str, ...]] = {"cast": ("player", "piece"), "phasing": ("player",),
                                             "planeswalk": ("player", "piece"), "draw": ("player",),
-                                            "activate": ("player", "piece", "ability_number")}
+                                            "activate": ("player", "piece", "ability_number"),
+                                            "declare_attackers": ("player",), "declare_blockers": ("player",)}
 
 _CHANGES_ENCODINGS = "it would change the meaning of the encodings"
 #: directives a scenario may not use, and why
@@ -386,6 +388,7 @@ class _Checker:
             "init_stack": self.check_init_stack, "init_target": self.check_init_target,
             "init_haunting": self.check_init_haunting,
             "script": self.check_script, "script_target": self.check_script_target,
+            "attacker": self.check_attacker, "blocker": self.check_blocker,
             "trigger_target": self.check_trigger_target,
             "edition": lambda f: self.names(f, f.args[0], self.vocab.editions, "edition"),
             "token_rounds": lambda f: self.is_number(f, f.args[0], "token_rounds(R): R", 1, MAX_TOKEN_ROUNDS),
@@ -532,6 +535,25 @@ class _Checker:
             self.problem(fact, f"script_target refers to script action {fact.args[0]}, which does not exist")
         self.is_number(fact, fact.args[1], "a target number", 1)
         self.target_ref(fact, fact.args[2], created=True)
+
+    def _combat_action(self, fact: Fact, name: str) -> None:
+        """The script action N of attacker(N, ...) or blocker(N, ...) is that declaration (CR 508.1, 509.1)."""
+        actions = {f.args[0]: f.args[1] for f in self.by_name["script"]}
+        action = actions.get(fact.args[0])
+        if action is None or action.type != SymbolType.Function or action.name != name:
+            self.problem(fact, f"{fact.name} refers to script action {fact.args[0]}, which is not {name}(P)")
+
+    def check_attacker(self, fact: Fact) -> None:
+        """attacker(N, Id, Q): in the declaration N, creature Id attacks player Q (CR 508.1a, 508.1b)."""
+        self._combat_action(fact, "declare_attackers")
+        self.piece(fact, fact.args[1])
+        self.player(fact, fact.args[2])
+
+    def check_blocker(self, fact: Fact) -> None:
+        """blocker(N, Id, A): in the declaration N, creature Id blocks the attacking creature A (CR 509.1a)."""
+        self._combat_action(fact, "declare_blockers")
+        self.piece(fact, fact.args[1])
+        self.piece(fact, fact.args[2])
 
     def check_trigger_target(self, fact: Fact) -> None:
         """trigger_target(Src, Ab, K, X): Src a piece of the scenario, Ab a triggered ability of its

@@ -310,13 +310,13 @@ def test_copy_spell_text() -> None:
 # - refusals: text outside the grammar names its span ---------------------------------------------
 
 REFUSED = [
-    ("Whenever a creature attacks, you gain 1 life.", "attacks"),
+    ("Whenever a creature explores, you gain 1 life.", "explores"),
     ("At the beginning of your upkeep, you gain 1 life.", "At the beginning of your upkeep"),
     ("When this creature enters, scry 2.", "scry 2"),
-    ("When this creature enters, target creature gets +2/+2 until end of turn.", "target creature gets"),
-    ("Whenever a creature blocks, you gain 1 life.", "blocks"),
+    ("When this creature enters, target creature gets +2/+2 until end of turn.", "gets +2/+2 until end of turn"),
+    ("Whenever you cycle a card, you gain 1 life.", "cycle a card"),
     ("When this creature enters, mill three cards.", "mill three cards"),
-    ("Whenever a creature deals combat damage to a player, draw a card.", "deals combat damage to a player"),
+    ("Whenever a creature deals damage, draw a card.", "damage"),
     ("When this creature enters, you gain 2 life for each player.", "you gain 2 life for each player"),
     ("Whenever this creature becomes untapped, you gain 1 life.", "becomes untapped"),
     ("When this creature enters, scry 2.", "scry 2"),
@@ -420,8 +420,8 @@ def test_cli_compiles_a_card_file_to_output(tmp_path) -> None:
 
 @pytest.mark.parametrize("args, message", [
     (["card", "compile", "--name", "X", "--type", "Creature", "--text",
-      "Whenever a creature attacks, you gain 1 life."],
-     '<arguments>:3:21: not understood: "attacks" (closest known template: '
+      "Whenever a creature explores, you gain 1 life."],
+     '<arguments>:3:21: not understood: "explores" (closest known template: '
      '"whenever a creature dies, you gain 1 life.")'),
     (["card", "compile", "no_such_card.txt"], "no_such_card.txt:1:1: cannot read the card: no such file"),
     (["card", "compile", "--name", "X", "--type", "Creature — Elf", "--cost", "{Q}"],
