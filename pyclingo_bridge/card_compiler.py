@@ -928,6 +928,14 @@ class _ToFacts(Transformer):
             raise self._gap(meta, f"no token definition in asp/cards/ is a {spec}")
         return [fn("create_tokens", name, n)]
 
+    def create_token_copy(self, meta, c):
+        return [fn("create_token_copy", c[0])]
+
+    def become_copy_sentence(self, meta, c):
+        """CR 707.4: the creature copied is chosen as the ability resolves; the target becomes a copy."""
+        chosen, ref = c[0], c[-1]
+        return [fn("become_copy_until_eot", ref, chosen.filter(context="all"))]
+
     def token_desc(self, meta, c):
         pt = str(c[0])
         colors = sorted(str(t) for t in c if isinstance(t, Token) and t.type == "COLOR")
@@ -1100,6 +1108,10 @@ class _ToFacts(Transformer):
     def replaced_other(self, meta, c):
         return self._another(c[0]).filter(context="all")
 
+    def static_enters_as_copy(self, meta, c):
+        # CR 707.5, 614.1c: a replacement effect with a choice, as it enters (copies.lp)
+        return Ability(facts=[("static", (AB, fn("enters_as_copy", c[-1].filter(context="all"))))])
+
     def static_choose_creature_type(self, meta, c):
         # CR 614.1c, 614.12a: a replacement effect whose choice is made before it enters
         return Ability(facts=[("static", (AB, fn("choose_as_enters", Function("creature_type"))))])
@@ -1237,6 +1249,9 @@ class _ToFacts(Transformer):
         if c[0] is None:
             return Ability(facts=[("spell_ability", (AB,))])
         return Ability(facts=[("spell_ability", (AB,)), ("additional_cost", (AB, c[0]))])
+
+    def nonlegendary_adj(self, meta, _):
+        return ("other", fn("non", fn("supertype", Function("legendary"))))
 
     def tapped_adj(self, meta, _):
         return ("other", Function("tapped"))

@@ -230,12 +230,168 @@ def exercised_by(cites: tuple[Citation, ...], atoms: frozenset[Symbol]) -> froze
     explained = {a.arguments[i].string for a in atoms for (n, k), i in _EXPLAINING.items()
                  if a.match(n, k) and a.arguments[i].type == SymbolType.String}
 
+    texts: dict[str | None, list[str]] = {}
+    parsed: dict[str, object] = {}
+
+    def candidates(name: str | None, prefix: str):
+        if name not in texts:
+            texts[name] = [str(a) for a in by_name.get(name, [])]
+        for text in texts[name]:
+            if text.startswith(prefix):
+                if text not in parsed:
+                    parsed[text] = _parsed(text)
+                yield parsed[text]
+
     @cache
-    def true(pattern: ast.AST) -> bool:
-        return any(matches(pattern, a) for a in by_name.get(_name(pattern), []))
+    def true(pattern: tuple) -> bool:
+        return any(_fits(pattern, a) for a in candidates(pattern[0], pattern[2]))
 
     return frozenset(c.key for c in cites
-                     if c.strings & explained or any(all(map(true, w)) for w in c.witnesses))
+                     if c.strings & explained or any(all(map(true, w)) for w in _compiled_witnesses(c)))
+
+
+# - matching in plain Python: the same test as matches(), on patterns and atoms read out of clingo
+# once (each attribute of a clingo AST or Symbol is a call into the library: matching hundreds of
+# patterns against thousands of atoms that way was most of the cost of the coverage report)
+
+_WILD = None
+
+
+_COMPILED: dict[tuple[int, tuple], tuple[tuple[tuple, ...], ...]] = {}
+
+
+def _compiled_witnesses(c: Citation) -> tuple[tuple[tuple, ...], ...]:
+    """c's witnesses as (name, tree) pairs: name as _name() gives it, tree as _tree() makes it
+    (kept by the citation's identity and key: hashing its clingo patterns would cost a call each)."""
+    key = (id(c.witnesses), c.key)
+    if key not in _COMPILED:
+        _COMPILED[key] = tuple(tuple((_name(p), _tree(p), _prefix(_tree(p))) for p in w) for w in c.witnesses)
+    return _COMPILED[key]
+
+
+def _tree(pattern: ast.AST):
+    """A head term as nested tuples: ("pool", alternatives), ("sym", atom), ("fn", name, args), or
+    _WILD (a variable, arithmetic, an interval: any value)."""
+    kind = pattern.ast_type
+    if kind == ast.ASTType.Pool:
+        return ("pool", tuple(_tree(p) for p in pattern.arguments))
+    if kind == ast.ASTType.SymbolicTerm:
+        return ("sym", _native(pattern.symbol))
+    if kind == ast.ASTType.Function:
+        return ("fn", pattern.name, tuple(_tree(p) for p in pattern.arguments))
+    return _WILD
+
+
+def _prefix(tree) -> str:
+    """The text every atom matching tree starts with (as clingo prints it), up to its first
+    wildcard or pool: a cheap test before parsing an atom."""
+    if tree is _WILD or tree[0] == "pool":
+        return ""
+    if tree[0] == "sym":
+        return _text(tree[1])
+    out = tree[1] + "("
+    for i, arg in enumerate(tree[2]):
+        inner = _prefix(arg)
+        full = arg is not _WILD and arg[0] != "pool" and inner == _text_of_tree(arg)
+        out += ("," if i else "") + inner
+        if not full:
+            return out
+    return out + ")" if tree[2] else tree[1]
+
+
+def _text(value) -> str:
+    if isinstance(value, int):
+        return str(value)
+    if value[0] in ("s", "x"):
+        return value[1]
+    name, args = value[1], value[2]
+    inner = ",".join(_text(a) for a in args)
+    return f"{name}({inner}{',' if name == '' and len(args) == 1 else ''})" if args or name == "" else name
+
+
+def _text_of_tree(tree) -> str | None:
+    """The full text of a tree without wildcards or pools (None otherwise)."""
+    if tree is _WILD or tree[0] == "pool":
+        return None
+    if tree[0] == "sym":
+        return _text(tree[1])
+    parts = [_text_of_tree(a) for a in tree[2]]
+    if any(p is None for p in parts):
+        return None
+    name = tree[1]
+    return f"{name}({','.join(parts)}{',' if name == '' and len(parts) == 1 else ''})" if parts or name == "" else name
+
+
+def _native(sym: Symbol):
+    """A symbol as Python values: an int, ("s", text as clingo prints it), or ("f", name, arguments)."""
+    if sym.type == SymbolType.Number:
+        return sym.number
+    if sym.type == SymbolType.String:
+        return ("s", str(sym))
+    if sym.type == SymbolType.Function:
+        return ("f", sym.name, tuple(_native(a) for a in sym.arguments))
+    return ("x", str(sym))  # #inf, #sup
+
+
+_TOKEN = re.compile(r'\s*(?:(-?\d+)|("(?:[^"\\]|\\.)*")|(#inf|#sup)|([_a-z\'A-Z][\w\']*)|([(),]))')
+
+
+def _parsed(text: str):
+    """_native() of a symbol from the text clingo prints for it (one call into clingo, str(),
+    instead of one per attribute)."""
+    pos = 0
+
+    def term():
+        nonlocal pos
+        m = _TOKEN.match(text, pos)
+        pos = m.end()
+        number, string, special, name, punct = m.groups()
+        if number is not None:
+            return int(number)
+        if string is not None:
+            return ("s", string)
+        if special is not None:
+            return ("x", special)
+        if name is not None:
+            if pos < len(text) and text[pos] == "(":
+                pos += 1
+                return ("f", name, arguments())
+            return ("f", name, ())
+        # "(": a tuple (name ""), closed by ")"; "(a,)" is a tuple of one
+        return ("f", "", arguments())
+
+    def arguments() -> tuple:
+        nonlocal pos
+        args = []
+        while True:
+            m = _TOKEN.match(text, pos)
+            if m.group(5) == ")":
+                pos = m.end()
+                return tuple(args)
+            args.append(term())
+            m = _TOKEN.match(text, pos)
+            pos = m.end()
+            if m.group(5) == ")":
+                return tuple(args)
+
+    return term()
+
+
+def _fits(pattern: tuple, atom) -> bool:
+    """matches() on (name, tree) and a _native() atom."""
+    return _fits_tree(pattern[1], atom)
+
+
+def _fits_tree(tree, value) -> bool:
+    if tree is _WILD:
+        return True
+    tag = tree[0]
+    if tag == "pool":
+        return any(_fits_tree(t, value) for t in tree[1])
+    if tag == "sym":
+        return tree[1] == value
+    return (type(value) is tuple and value[0] == "f" and value[1] == tree[1] and len(value[2]) == len(tree[2])
+            and all(_fits_tree(t, v) for t, v in zip(tree[2], value[2])))
 
 
 def exercise(path: Path, edition: str, timeout: float = RUN_TIMEOUT) -> Exercise:

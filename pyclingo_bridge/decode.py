@@ -88,6 +88,7 @@ class Step(NamedTuple):
     at_once: bool = False  # what was left of a batch on top of the stack resolved as one (batches.lp)
     tapped: tuple[str, ...] = ()  # the tapped permanents (CR 110.5)
     chosen_types: tuple[tuple[str, str], ...] = ()  # (permanent, creature type chosen as it entered), CR 614.12a
+    copies: tuple[tuple[str, str, str], ...] = ()  # (permanent, definition it is a copy of, how long), CR 707.2
 
 
 class AnswerSet(NamedTuple):
@@ -167,6 +168,7 @@ _FLUENTS: dict[tuple[str, int], Callable[[list[Symbol]], object]] = {
     ("haunts", 2): lambda args: (str(args[0]), str(args[1])),
     ("tapped", 1): lambda args: str(args[0]),
     ("chosen_type", 2): lambda args: (str(args[0]), str(args[1])),
+    ("copy_effect", 4): lambda args: (str(args[0]), str(args[1]), str(args[3])),
 }
 
 
@@ -290,7 +292,8 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
              condition_unmet=tuple(sorted(ps["condition_unmet"][t])),
              removed_no_target=tuple(sorted(ps["removed_no_target"][t])),
              haunts=tuple(sorted(ps["haunts"][t])), at_once=bool(ps["at_once"][t]),
-             tapped=tuple(sorted(ps["tapped"][t])), chosen_types=tuple(sorted(ps["chosen_type"][t])))
+             tapped=tuple(sorted(ps["tapped"][t])), chosen_types=tuple(sorted(ps["chosen_type"][t])),
+             copies=tuple(sorted(ps["copy_effect"][t])))
         for t in sorted(set(c.step_kind) | {0}))
     lists = {name: tuple(sorted(values, key=_script_failure_order if name == "script_failures" else None))
              for name, values in c.lists.items()}

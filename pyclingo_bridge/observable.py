@@ -51,12 +51,20 @@ def step_of(atom: Symbol) -> int | None:
     return None
 
 
+#: the definition of a token that is a copy of a permanent (asp/core/copies.lp): it has no
+#: characteristics of its own, only those it copies (CR 707.2)
+TOKEN_COPY = "token_copy"
+
+
 def created_token(sym: Symbol, card_names: frozenset[str], players: frozenset[str]) -> bool:
     """Whether sym names a token an effect creates: created(Name, P, K) (asp/core/tokens.lp), the
-    K-th token of card definition Name that player P creates (K a number from 1); or a copy of a
-    spell an effect puts on the stack: copied(Name, P, K) (asp/core/spell_copies.lp, CR 707.10),
-    the K-th copy player P makes, of a spell of definition Name."""
-    return ((sym.match("created", 3) or sym.match("copied", 3)) and str(sym.arguments[0]) in card_names
+    K-th token of card definition Name (or token_copy, a token that is a copy: copies.lp) that
+    player P creates (K a number from 1); or a copy of a spell an effect puts on the stack:
+    copied(Name, P, K) (asp/core/spell_copies.lp, CR 707.10), the K-th copy player P makes, of a
+    spell of definition Name."""
+    name = str(sym.arguments[0]) if sym.type == SymbolType.Function and sym.arguments else ""
+    return ((sym.match("created", 3) and (name in card_names or name == TOKEN_COPY)
+             or sym.match("copied", 3) and name in card_names)
             and str(sym.arguments[1]) in players
             and sym.arguments[2].type == SymbolType.Number and sym.arguments[2].number >= 1)
 
@@ -73,7 +81,7 @@ class Names(NamedTuple):
     vocab: Vocabulary
     players: frozenset[str]
     pieces: frozenset[str]
-    card_names: frozenset[str]  # the card names of the scenario's pieces
+    card_names: frozenset[str]  # the card names of the scenario's pieces and of what they are copies of
 
     def problem(self, atom: Symbol) -> str | None:
         """Why the engine can never show `atom`, or None if it can."""

@@ -15,7 +15,7 @@ from .rule_texts import RULE_TEXTS
 
 #: how each kind of outcome atom is headed, in the order they are printed
 _KINDS = (("fired", "triggers"), ("zone", "zones"), ("controller", "controllers"), ("life", "life"),
-          ("lost", "lost the game"), ("counters", "counters"), ("tapped", "tapped"), ("chosen_type", "creature types chosen"), ("haunts", "haunt links"),
+          ("lost", "lost the game"), ("counters", "counters"), ("tapped", "tapped"), ("chosen_type", "creature types chosen"), ("copy_of", "copies"), ("haunts", "haunt links"),
           ("unfinished", "NOT FINISHED at the horizon"), ("script_failed", "SCRIPT FAILED at action"),
           ("violation", "VIOLATION"))
 

@@ -96,6 +96,10 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
     chosen_before = set(previous.chosen_types) if previous else set()
     lines += [f"  creature type chosen as it entered: {label(o)}: {st} (CR 614.12a)"
               for o, st in step.chosen_types if (o, st) not in chosen_before]
+    copies_before = set(previous.copies) if previous else set()
+    lines += [f"  copy effect begins: {label(o)} is a copy of {nm}" + (" until end of turn" if d == "end_of_turn" else "")
+              + " (CR 707.2)" for o, nm, d in step.copies if (o, nm, d) not in copies_before]
+    lines += [f"  copy effect ends: {label(o)} is no longer a copy of {nm}" for o, nm, d in sorted(copies_before - set(step.copies))]
     lines += [f"  fizzled (all targets illegal): {label(i)}" for i in step.fizzled]
     lines += [f"  did nothing (its \"if\" is false now, CR 603.4): {label(i)}" for i in step.condition_unmet]
     if step.at_once:

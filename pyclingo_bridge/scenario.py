@@ -26,7 +26,8 @@ SCENARIO_PREDICATES: dict[str, int] = {
     "player": 2, "active_player": 1, "starting_life": 2,
     "card": 3, "token": 3, "spell_copy": 3,
     "init_zone": 2, "init_controller": 2, "init_attached": 2, "init_damage": 2,
-    "init_stack": 2, "init_target": 3, "init_counters": 3, "init_tapped": 1, "init_chosen_type": 2, "library_position": 2,
+    "init_stack": 2, "init_target": 3, "init_counters": 3, "init_tapped": 1, "init_chosen_type": 2, "init_copy_of": 2,
+    "library_position": 2,
     "init_haunting": 2, "script": 2, "script_target": 3, "edition": 1, "expect": 2,
     "token_rounds": 1, "batches": 1, "trigger_target": 4, "attacker": 3, "blocker": 3,
 }
@@ -51,7 +52,7 @@ _ONCE: dict[str, tuple[int, str]] = {
     "script_target": (2, "target {1} of script action {0}"), "edition": (0, "the edition"),
     "token_rounds": (0, "token_rounds"), "batches": (0, "batches"), "trigger_target": (3, "target {2} of ability {1} of {0}"),
     "init_haunting": (1, "what {} haunts"), "init_tapped": (1, "that {} is tapped"),
-    "init_chosen_type": (1, "the creature type {} chose"),
+    "init_chosen_type": (1, "the creature type {} chose"), "init_copy_of": (1, "what {} is a copy of"),
     "attacker": (2, "what {1} attacks in script action {0}"), "blocker": (2, "what {1} blocks in script action {0}"),
 }
 #: where a piece must start for a fact about it to make sense (fact -> argument -> zones)
@@ -59,7 +60,7 @@ _STARTS_IN: dict[str, dict[int, tuple[str, ...]]] = {
     "init_damage": {0: ("battlefield",)}, "init_attached": {0: ("battlefield",), 1: ("battlefield",)},
     "init_controller": {0: ("battlefield", "stack")}, "init_target": {0: ("stack",)},
     "init_haunting": {0: ("exile",), 1: ("battlefield",)}, "init_tapped": {0: ("battlefield",)},
-    "init_chosen_type": {0: ("battlefield",)},
+    "init_chosen_type": {0: ("battlefield",)}, "init_copy_of": {0: ("battlefield",)},
 }
 #: argument roles of the scripted actions the encodings read (checked when present)
 ACTION_ROLES: dict[str, tuple[str, ...]] = {"cast": ("player", "piece"), "phasing": ("player",),
@@ -337,8 +338,10 @@ class _Checker:
         self.players = {str(f.args[0]) for f in self.by_name["player"]}
         self.pieces = {str(f.args[0]) for kind in PIECE_KINDS for f in self.by_name[kind]}
         self.zones: dict[str, str] = {}
+        # a permanent that is a copy has the abilities of what it copies (init_copy_of, CR 707.2)
         self.observable = Names(vocab, frozenset(self.players), frozenset(self.pieces),
-                                frozenset(str(f.args[1]) for kind in PIECE_KINDS for f in self.by_name[kind]))
+                                frozenset(str(f.args[1]) for kind in PIECE_KINDS for f in self.by_name[kind])
+                                | {str(f.args[1]) for f in self.by_name["init_copy_of"]})
 
     def problem(self, fact: Fact, message: str) -> None:
         self.problems.append((fact.location, message))
@@ -383,7 +386,7 @@ class _Checker:
             "init_zone": self.check_init_zone, "init_controller": self.check_init_controller,
             "init_attached": self.check_init_attached, "init_damage": self.check_init_damage,
             "init_counters": self.check_init_counters, "init_tapped": lambda f: self.piece(f, f.args[0]),
-            "init_chosen_type": self.check_init_chosen_type,
+            "init_chosen_type": self.check_init_chosen_type, "init_copy_of": self.check_init_copy_of,
             "library_position": self.check_library_position,
             "init_stack": self.check_init_stack, "init_target": self.check_init_target,
             "init_haunting": self.check_init_haunting,
@@ -451,6 +454,12 @@ class _Checker:
         self.piece(fact, fact.args[0])
         self.names(fact, fact.args[1], self.vocab.creature_types | {"type_not_in_game"},
                    "creature type (CR 205.3m)")
+
+    def check_init_copy_of(self, fact: Fact) -> None:
+        """init_copy_of(Id, Nm): the permanent entered as a copy of a Nm before the scenario (CR 707.5)."""
+        self.piece(fact, fact.args[0])
+        if str(fact.args[1]) not in self.vocab.card_names:
+            self.problem(fact, f"unknown card name {fact.args[1]}" + (suggest(str(fact.args[1]), self.vocab.card_names) or ""))
 
     def check_init_haunting(self, fact: Fact) -> None:
         """init_haunting(E, X): E is a card with haunt (CR 702.55b), haunting another piece."""

@@ -34,7 +34,7 @@ TRIGGER = obj(id=STR, ability=STR, source=STR, source_id=STR, subject=STR, subje
               look={"enum": ["back", "forward"]}, step=INT, state_read=INT, rule=nullable(STR), reasons=ANY_LIST)
 STEP = obj(index=INT, kind=STR, events=arr(STR), triggers=arr(TRIGGER), stack=arr(STR), life=ANY_LIST,
            zones=ANY_LIST, controllers=ANY_LIST, resolved=ANY_LIST, fizzled=ANY_LIST, haunts=ANY_LIST,
-           tapped=arr(STR), chosen_types=ANY_LIST)
+           tapped=arr(STR), chosen_types=ANY_LIST, copies=ANY_LIST)
 ANSWER_SET = obj(index=INT, edition=nullable(STR), unfinished=BOOL, steps=arr(STEP), triggers=arr(TRIGGER),
                  outcome=arr(STR), final_zones=ANY_LIST, final_life=ANY_LIST, trigger_counts=ANY_LIST,
                  haunt_links=ANY_LIST, violations=ANY_LIST, atoms=arr(STR))
