@@ -37,6 +37,12 @@ CASES = {
                             "init_chosen_type needs vengeance to start in battlefield"),
     "chosen type not a creature type": ("init_chosen_type(bear1, gate).", ADDED,
                                         "unknown creature type (CR 205.3m) gate"),
+    # a copy made before the scenario (init_copy_of/2, CR 707.5)
+    "copy in hand": ("init_copy_of(vengeance, grizzly_bears).", ADDED, "init_copy_of needs vengeance to start in battlefield"),
+    "copy of an unknown card": ("init_copy_of(bear1, grizzly_baers).", ADDED,
+                                "unknown card name grizzly_baers; did you mean grizzly_bears?"),
+    "copy twice": ("init_copy_of(bear1, murder). init_copy_of(bear1, clone).", ADDED,
+                   "what bear1 is a copy of is given twice"),
     "attacker of no declaration": ("attacker(1, bear1, bob).", ADDED,
                                    "attacker refers to script action 1, which is not declare_attackers(P)"),
     "blocker of an unknown creature": ("blocker(1, nobody, bear1).", ADDED,

@@ -38,7 +38,7 @@ from pyclingo_bridge.step_driver import WHOLE_GAME
 
 SEED = int(os.environ.get("LOOKBACK_RANDOM_SEED", "18"))
 #: situations 0..SLOW-1 run in .ci/run (slow), SLOW..SLOW+NIGHTLY-1 on demand (nightly)
-SLOW = 9
+SLOW = 4
 NIGHTLY = 500
 EDITIONS = ("current", "2006")
 #: expectations derived per situation from a witness line

@@ -169,7 +169,7 @@ def test_the_card_pool_of_verify_takes_user_cards() -> None:
 @pytest.mark.slow
 def test_verify_and_diff_generate_place_user_cards() -> None:
     result = invoke("verify", "--card-dir", str(CARDS), "--cards", "grave_pact,grizzly_bears,murder",
-                    "--pieces", "3", "--steps", "5", "--no-horizon-check", "--zones", "battlefield,hand")
+                    "--pieces", "2", "--steps", "5", "--no-horizon-check", "--zones", "battlefield,hand")
     assert result.exit_code == 0 and "NO COUNTEREXAMPLE" in result.output, result.output
     result = invoke("diff", "--generate", "--no-progress", "--card-dir", str(CARDS), "--cards",
                     "grave_pact,grizzly_bears", "--pieces", "2", "--steps", "4", "--actions", "0",
