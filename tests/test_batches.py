@@ -153,7 +153,7 @@ def _prophecies_and_sheoldred() -> str:
             "card(m, murder, bob). init_zone(m, hand). script(1, cast(bob, m)). script_target(1, 1, c).\n")
 
 
-@pytest.mark.parametrize("driver", [enumerate_outcomes, enumerate_by_steps])
+@pytest.mark.parametrize("driver", [enumerate_outcomes, pytest.param(enumerate_by_steps, marks=pytest.mark.slow)])
 def test_a_draw_watched_by_a_trigger_is_not_countable(tmp, driver) -> None:
     # CR 121.2: each draw is an event; Sheoldred's trigger on it goes on the stack above what is left
     # of the Dark Prophecy triggers and resolves before the next draw. So the two Dark Prophecy

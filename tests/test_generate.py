@@ -122,6 +122,7 @@ def test_the_oracle_refuses_what_the_generator_used_to_build() -> None:
         ["illegal(cannot_enchant(c1,c2))"]
 
 
+@pytest.mark.slow  # moved to .ci/run to keep the README's command under 3 minutes (a generation and a check of each situation, 3.5 s)
 def test_every_generated_situation_is_legal_and_a_valid_scenario(tmp_path) -> None:
     texts = situations(ATTACHING)
     assert len(texts) > 20

@@ -88,6 +88,7 @@ def test_stack_fluent_is_one_atom_per_object_and_step() -> None:
     assert len(fluents) <= len(objects) * (case.horizon + 1)
 
 
+@pytest.mark.slow  # moved to .ci/run to keep the README's command under 3 minutes (three groundings, 2.8 s)
 def test_top_of_the_stack_is_read_per_object_place_and_step() -> None:
     # CR 405.2: the top is the last object put on the stack of the latest batch still there. An
     # object has a possible key (entering/4: step T0, place Rank, R) for every step T0 and place; the

@@ -160,6 +160,7 @@ def test_enumerate_shows_what_its_child_process_says(monkeypatch, at_once) -> No
     assert result.stderr.endswith("\r\x1b[K")
 
 
+@pytest.mark.slow  # moved to .ci/run to keep the README's command under 3 minutes (a bounded search, 4 s)
 def test_verify_shows_its_stages(monkeypatch, at_once) -> None:
     _on_a_terminal(monkeypatch)
     result = CliRunner().invoke(main, ["verify", "--players", "1", "--pieces", "2", "--cards",

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import functools
 
+import pytest
+
 from pyclingo_bridge import resources
 from pyclingo_bridge.explorer import STATE_SHOWN, first_line_states
 from pyclingo_bridge.scenario import load_scenario
@@ -34,6 +36,7 @@ def _states(name: str, steps: int) -> tuple[StepProgram, list]:
     return first_line_states(load_scenario(SCENARIOS / name), steps)
 
 
+@pytest.mark.slow  # moved to .ci/run to keep the README's command under 3 minutes (two groundings of the step program, 3.6 s)
 def test_one_state_grounds_alike_as_step_10_and_as_step_1000() -> None:
     # the seed wipe (CR 603.10a): its states after step 0 (nothing happened), 1 (the wipe cast),
     # 2 (the creatures died, two triggers waiting) and 3 (the triggers on the stack)
