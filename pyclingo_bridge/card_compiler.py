@@ -526,6 +526,9 @@ class _ToFacts(Transformer):
     def deals_combat_damage_to_player(self, meta, c):
         return self._condition("deals_combat_damage_to_player", c[0])
 
+    def deals_combat_damage(self, meta, c):
+        return self._condition("deals_combat_damage", c[0])
+
     def becomes_tapped(self, meta, c):
         return self._condition("becomes_tapped", c[0])
 
