@@ -244,7 +244,8 @@ def exercised_by(cites: tuple[Citation, ...], atoms: frozenset[Symbol]) -> froze
 
     @cache
     def true(pattern: tuple) -> bool:
-        return any(_fits(pattern, a) for a in candidates(pattern[0], pattern[2]))
+        name, tree, prefix = pattern
+        return any(_fits(tree, a) for a in candidates(name, prefix))
 
     return frozenset(c.key for c in cites
                      if c.strings & explained or any(all(map(true, w)) for w in _compiled_witnesses(c)))
@@ -261,11 +262,13 @@ _COMPILED: dict[tuple[int, tuple], tuple[tuple[tuple, ...], ...]] = {}
 
 
 def _compiled_witnesses(c: Citation) -> tuple[tuple[tuple, ...], ...]:
-    """c's witnesses as (name, tree) pairs: name as _name() gives it, tree as _tree() makes it
-    (kept by the citation's identity and key: hashing its clingo patterns would cost a call each)."""
+    """c's witnesses as (name, tree, prefix) triples: name as _name() gives it, tree as _tree()
+    makes it, prefix as _prefix() (kept by the citation's identity and key: hashing its clingo
+    patterns would cost a call each)."""
     key = (id(c.witnesses), c.key)
     if key not in _COMPILED:
-        _COMPILED[key] = tuple(tuple((_name(p), _tree(p), _prefix(_tree(p))) for p in w) for w in c.witnesses)
+        _COMPILED[key] = tuple(tuple((_name(p), tree, _prefix(tree)[0]) for p, tree in ((p, _tree(p)) for p in w))
+                               for w in c.witnesses)
     return _COMPILED[key]
 
 
@@ -282,24 +285,27 @@ def _tree(pattern: ast.AST):
     return _WILD
 
 
-def _prefix(tree) -> str:
+def _prefix(tree) -> tuple[str, bool]:
     """The text every atom matching tree starts with (as clingo prints it), up to its first
-    wildcard or pool: a cheap test before parsing an atom."""
+    wildcard or pool (a cheap test before parsing an atom), and whether that is all of it."""
     if tree is _WILD or tree[0] == "pool":
-        return ""
+        return "", False
     if tree[0] == "sym":
-        return _text(tree[1])
-    out = tree[1] + "("
-    for i, arg in enumerate(tree[2]):
-        inner = _prefix(arg)
-        full = arg is not _WILD and arg[0] != "pool" and inner == _text_of_tree(arg)
+        return _text(tree[1]), True
+    name, args = tree[1], tree[2]
+    if not args and name:
+        return name, True
+    out = name + "("
+    for i, arg in enumerate(args):
+        inner, complete = _prefix(arg)
         out += ("," if i else "") + inner
-        if not full:
-            return out
-    return out + ")" if tree[2] else tree[1]
+        if not complete:
+            return out, False
+    return out + ("," if name == "" and len(args) == 1 else "") + ")", True
 
 
 def _text(value) -> str:
+    """The text clingo prints for a _native() value."""
     if isinstance(value, int):
         return str(value)
     if value[0] in ("s", "x"):
@@ -307,19 +313,6 @@ def _text(value) -> str:
     name, args = value[1], value[2]
     inner = ",".join(_text(a) for a in args)
     return f"{name}({inner}{',' if name == '' and len(args) == 1 else ''})" if args or name == "" else name
-
-
-def _text_of_tree(tree) -> str | None:
-    """The full text of a tree without wildcards or pools (None otherwise)."""
-    if tree is _WILD or tree[0] == "pool":
-        return None
-    if tree[0] == "sym":
-        return _text(tree[1])
-    parts = [_text_of_tree(a) for a in tree[2]]
-    if any(p is None for p in parts):
-        return None
-    name = tree[1]
-    return f"{name}({','.join(parts)}{',' if name == '' and len(parts) == 1 else ''})" if parts or name == "" else name
 
 
 def _native(sym: Symbol):
@@ -377,21 +370,17 @@ def _parsed(text: str):
     return term()
 
 
-def _fits(pattern: tuple, atom) -> bool:
-    """matches() on (name, tree) and a _native() atom."""
-    return _fits_tree(pattern[1], atom)
-
-
-def _fits_tree(tree, value) -> bool:
+def _fits(tree, value) -> bool:
+    """matches() on a _tree() pattern and a _native() atom."""
     if tree is _WILD:
         return True
     tag = tree[0]
     if tag == "pool":
-        return any(_fits_tree(t, value) for t in tree[1])
+        return any(_fits(t, value) for t in tree[1])
     if tag == "sym":
         return tree[1] == value
     return (type(value) is tuple and value[0] == "f" and value[1] == tree[1] and len(value[2]) == len(tree[2])
-            and all(_fits_tree(t, v) for t, v in zip(tree[2], value[2])))
+            and all(_fits(t, v) for t, v in zip(tree[2], value[2])))
 
 
 def exercise(path: Path, edition: str, timeout: float = RUN_TIMEOUT) -> Exercise:
