@@ -118,8 +118,18 @@ def _trigger_kinds(ctl: Control) -> tuple[tuple[str, str, str, str, bool], ...]:
     the edition in force judges it looking back or forward, by which rule, and whether that
     is an inference (the edition states no look-forward default: looks_forward_inferred/1):
     the edition table as the encodings derive it (facts of the grounding)."""
+    return trigger_kinds(a.symbol for a in ctl.symbolic_atoms if a.is_fact)
+
+
+def trigger_kinds(atoms: Iterable[Symbol]) -> tuple[tuple[str, str, str, str, bool], ...]:
+    """_trigger_kinds from atoms that hold (the facts of a grounding, or a world of the step
+    program: step_program.py)."""
+    by_signature: dict[tuple[str, int], list[Symbol]] = {}
+    for a in atoms:
+        by_signature.setdefault((a.name, len(a.arguments)), []).append(a)
+
     def facts(name: str, arity: int) -> list[Symbol]:
-        return [a.symbol for a in ctl.symbolic_atoms.by_signature(name, arity) if a.is_fact]
+        return by_signature.get((name, arity), [])
 
     def table(name: str) -> dict[str, str]:
         return {str(s.arguments[0]): s.arguments[1].string for s in facts(name, 2)}

@@ -38,7 +38,7 @@ from clingo import Function, Number, Symbol, parse_term
 from . import resources
 from .batches import orders
 from .engine import MAX_HORIZON, TIMEOUT, TOKEN_CAP, grow_rounds, rounds_options, settled_horizon, token_rounds_fixed
-from .enumeration import LIMIT, _trigger_kinds
+from .enumeration import LIMIT, trigger_kinds
 from .errors import HorizonError, Location
 from .progress import Progress
 from .scenario import Scenario
@@ -144,7 +144,7 @@ class Exploration:
     retries: int = 0  # windows ground again shorter (explore: the line ended or branched inside)
     depth: int = 0  # the last step of the longest line
     cut_short: str | None = None
-    trigger_kinds: tuple = ()  # enumeration._trigger_kinds of each world's first grounding
+    trigger_kinds: tuple = ()  # enumeration.trigger_kinds of each world and its first grounding
     frontier_sizes: list[int] = field(default_factory=list)  # merged states ground at each step
     #: bounded explorations (explore(bound=H)): the lines still running after step H, merged by node
     open: list[Node] = field(default_factory=list)
@@ -332,7 +332,9 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
     for world in range(len(program.worlds)):
         initial = program.control(-1, STATE_SHOWN, world=world)  # horizon 0: the state after step 0
         initial.ground([("base", [])])
-        kinds.update(_trigger_kinds(initial))  # from static facts: the same at every step
+        # from static facts, the same at every step: the world's (a step reads only those its
+        # rules name) and the grounding's
+        kinds.update(trigger_kinds([*program.worlds[world], *(a.symbol for a in initial.symbolic_atoms if a.is_fact)]))
         first: list[list[Symbol]] = []
         initial.solve(on_model=lambda m: first.append(m.symbols(shown=True)))
         for shown in first:

@@ -27,13 +27,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import Callable, Iterable
 
-from clingo import Control, ast
+from clingo import Control, Function, ast
 from clingo.ast import ASTType as A
 
-from . import resources
+from . import resources, step_relevance
 from .errors import EncodingError, Location
 from .vocabulary import cache_dir
 
@@ -177,6 +178,61 @@ def _step_statements(text: str) -> list:
     return list(_step_parsed[text])
 
 
+#: a lowercase word: every predicate a statement names is one (so are its constants: a superset)
+_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*")
+
+
+def _relaxation(step_text: str, encodings: list, own: list, options: tuple[str, ...],
+                ids: frozenset[str]) -> str | None:
+    """The relaxation of the step statements (step_relevance.py): the encodings' part kept in the
+    cache folder under a hash of their text and the constants (building it walks every syntax
+    tree: about a second), the scenario's own step rules relaxed each time."""
+    constants = step_relevance.constants_of(encodings + own, options)
+    digest = hashlib.sha256((step_text + "\0" + repr(sorted((k, str(v)) for k, v in constants.items()))).encode())
+    cached = cache_dir() / f"step-relaxed-{digest.hexdigest()[:20]}.lp"
+    try:
+        text = cached.read_text()
+    except OSError:
+        relaxed = step_relevance.relaxation(encodings, constants)
+        text = "%unsafe\n" if relaxed is None else relaxed
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            partial = cached.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(text)
+            partial.replace(cached)
+        except OSError:
+            pass
+    if text.startswith("%unsafe"):
+        return None
+    # the scenario's rules may name its pieces: read as every piece is (step_relevance.ID)
+    constants.update({x: Function(step_relevance.ID) for x in ids})
+    mine = step_relevance.relaxation(own, constants, offset=len(encodings))
+    return None if mine is None else text + mine
+
+
+#: the rules that can apply, by the hash of a relaxation and a world (a few hundred milliseconds
+#: of grounding each: `check` and `enumerate` explore one scenario several times)
+_relevant: dict[str, set[int]] = {}
+
+
+def _relevant_rules(relaxed: str, world: list) -> set[int]:
+    digest = hashlib.sha256(relaxed.encode() + b"\0" + "\n".join(map(str, world)).encode()).hexdigest()[:20]
+    if digest not in _relevant:
+        cached = cache_dir() / f"step-relevant-{digest}.json"
+        try:
+            _relevant[digest] = set(json.loads(cached.read_text()))
+        except (OSError, ValueError, TypeError):
+            _relevant[digest] = step_relevance.relevant_rules(relaxed, world)
+            try:
+                cached.parent.mkdir(parents=True, exist_ok=True)
+                partial = cached.with_suffix(f".{os.getpid()}.tmp")
+                partial.write_text(json.dumps(sorted(_relevant[digest])))
+                partial.replace(cached)
+            except OSError:
+                pass
+    return _relevant[digest]
+
+
 class StepProgram:
     """A scenario's encodings, split once (module docstring); `control(t, world=w)` is the step program
     for the step after t with the facts of world w (worlds: the static program's answer sets;
@@ -190,11 +246,30 @@ class StepProgram:
         own_static, _ = _split(own, dynamic)
         kept = [s for s, is_static in zip(own, own_static) if is_static]
         shared = [s for s in own if s.ast_type in (A.Definition, A.Defined)]
-        self.step_statements = _step_statements(step_text) + [s for s, is_static in zip(own, own_static)
-                                                              if not is_static]
+        encodings = _step_statements(step_text)
+        own_step = [s for s, is_static in zip(own, own_static) if not is_static]
+        self.step_statements = encodings + own_step
         self.worlds = self._solve_static(static_text, kept + shared)
         self.static_atoms = self.worlds[0] if self.worlds else []
-        self._facts = ["".join(f"{a}.\n" for a in world) for world in self.worlds]
+        ids = frozenset().union(*(step_relevance.piece_ids(w) for w in self.worlds))
+        self._relaxed = _relaxation(step_text, encodings, own_step, options, ids)
+        self._world_programs: dict[int, tuple[list, str]] = {}
+
+    def world_program(self, world: int = 0) -> tuple[list, dict[str, str]]:
+        """The step statements that can apply in a world (step_relevance.py), and the world's atoms
+        as facts by predicate name, those the statements name first (under ""); computed once a world."""
+        if world not in self._world_programs:
+            atoms = self.worlds[world]
+            statements = self.step_statements
+            if self._relaxed is not None:
+                keep = _relevant_rules(self._relaxed, atoms)
+                statements = [s for i, s in enumerate(statements) if s.ast_type != A.Rule or i in keep]
+            names = set(_NAME.findall("\n".join(map(str, statements))))
+            facts: dict[str, list[str]] = {"": []}
+            for a in atoms:
+                facts.setdefault("" if a.name in names else a.name, []).append(f"{a}.\n")
+            self._world_programs[world] = (statements, {k: "".join(v) for k, v in facts.items()})
+        return self._world_programs[world]
 
     def _solve_static(self, text: str, statements: list) -> list[list]:
         ctl = Control(["--warn=none", "0", *self.options])
@@ -213,8 +288,11 @@ class StepProgram:
         after step 0 alone (start=horizon=0), from the scenario's facts."""
         start, horizon = (0, 0) if t < 0 else (t, t + 1 if horizon is None else horizon)
         ctl = Control(["--warn=none", "0", "-c", f"horizon={horizon}", "-c", f"start={start}", *self.options])
+        statements, facts = self.world_program(world)
         with ast.ProgramBuilder(ctl) as builder:
-            for stm in self.step_statements:
+            for stm in statements:
                 builder.add(stm)
-        ctl.add("base", [], self._facts[world] + extra)
+        # the world's other facts that extra names (a #show of a static predicate)
+        named = "".join(facts[x] for x in set(_NAME.findall(extra)) if x and x in facts)
+        ctl.add("base", [], facts[""] + named + extra)
         return ctl
