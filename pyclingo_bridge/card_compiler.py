@@ -251,7 +251,7 @@ class Ability:
 AB = Function("__ab__")
 #: trigger kinds (events.lp) whose condition is "[object] [event]", and "[player] [event] [object]"
 _SUBJECT_KINDS = ("enters", "leaves_battlefield", "phases_out", "phases_in", "becomes_unattached",
-                  "control_gained_by_opponent", "countered", "loses_game")
+                  "control_gained_by_opponent", "countered", "loses_game", "gains_life")
 #: rules that stand for one constant: a player or object reference, a filter
 _CONSTANTS = {"subject_self": "self", "subject_equipped": "equipped", "subject_enchanted": "enchanted",
               "player_any": "player", "player_opponent": "opponent",

@@ -37,7 +37,8 @@ from clingo import Function, Number, Symbol, parse_term
 
 from . import resources
 from .batches import orders
-from .engine import MAX_HORIZON, TIMEOUT, TOKEN_CAP, grow_rounds, rounds_options, settled_horizon, token_rounds_fixed
+from .engine import (MAX_HORIZON, TIMEOUT, TOKEN_CAP, grow_rounds, initial_horizon, rounds_options, settled_horizon,
+                     token_rounds_fixed)
 from .enumeration import LIMIT, trigger_kinds
 from .errors import HorizonError, Location
 from .progress import Progress
@@ -287,7 +288,7 @@ def first_line_states(scenario: Scenario, steps: int,
 
 
 def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
-            max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (),
+            max_steps: int | None = None, options: tuple[str, ...] = (),
             progress: Callable[[Progress], None] | None = None, watch: Watch = Watch(), limit: int = 0,
             bound: int | None = None, extra_files: tuple[str, ...] = ()) -> Exploration:
     """_explore, with the rounds of token creation grown as the unrolled program grows them
@@ -308,7 +309,7 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
 
 
 def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
-             max_steps: int = MAX_HORIZON, options: tuple[str, ...] = (),
+             max_steps: int | None = None, options: tuple[str, ...] = (),
              progress: Callable[[Progress], None] | None = None,
              watch: Watch = Watch(), limit: int = 0, bound: int | None = None,
              extra_files: tuple[str, ...] = ()) -> Exploration:
@@ -322,6 +323,9 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
     still running after it are kept in `open`. extra_files: encoding files added to the rules
     (rules under test, invariants: `verify --with`)."""
     started = time.monotonic()
+    if max_steps is None:  # the steps the script needs (as the unrolled program first counts them), then as
+        # many as the unrolled program's largest horizon for the triggers: a longer game is a loop
+        max_steps = initial_horizon(scenario) + MAX_HORIZON
     say = progress or (lambda _text: None)
     args = (*options, "-c", f"edition={edition}") if edition is not None else options
     files = [*resources.encoding_files(scenario.card_files), *map(Path, extra_files)]
