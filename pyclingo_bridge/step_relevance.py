@@ -27,6 +27,7 @@ rule is kept: the pruning is an optimisation, never a change of the game.
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from clingo import Control, Function, Symbol, SymbolType, ast, parse_term
@@ -48,17 +49,19 @@ class _Unsafe(Exception):
 _LAST_UNSAFE: list[str] = []
 
 
+#: the tokens of a symbol's text: a string (kept whole), a name, a number
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_\']*|-?\d+')
+
+
 def abstract_symbol(sym: Symbol, ids: frozenset[str] = frozenset()) -> str:
-    """A symbol as the relaxation reads it: every number n, every identifier of a piece `id`."""
-    if sym.type == SymbolType.Number:
-        return N
-    if sym.type == SymbolType.Function and not sym.arguments and sym.name in ids:
-        return ID
-    if sym.type == SymbolType.Function and sym.arguments:
-        args = ",".join(abstract_symbol(a, ids) for a in sym.arguments)
-        name = ("" if sym.positive else "-") + sym.name
-        return f"{name}({args}{',' if not sym.name and len(sym.arguments) == 1 else ''})"
-    return str(sym)
+    """A symbol as the relaxation reads it: every number n, every identifier of a piece `id`
+    (on its text: reading a symbol's parts costs a call into clingo each)."""
+    def token(m: re.Match) -> str:
+        x = m.group(0)
+        if x[0].isdigit() or x[0] == "-":
+            return N
+        return ID if x in ids else x
+    return _TOKEN.sub(token, str(sym))
 
 
 class _Terms(ast.Transformer):
@@ -269,7 +272,9 @@ def piece_ids(world: Iterable[Symbol]) -> frozenset[str]:
 def relevant_rules(relaxed: str, world: Iterable[Symbol]) -> set[int]:
     """The numbers of the rules that can apply in the world (the relaxation's model)."""
     world = list(world)
-    ids = piece_ids(world)
+    # an identifier the rules name as a constant (a piece called `hand`) stays itself: the rules
+    # and the world are read alike
+    ids = piece_ids(world) - set(re.findall(r"[a-z_][A-Za-z0-9_']*", relaxed))
     ctl = Control(["--warn=none"])
     ctl.add("base", [], relaxed + "".join(f"{abstract_symbol(a, ids)}.\n" for a in world))
     ctl.ground([("base", [])])

@@ -9,7 +9,7 @@ reading of the constructs it drops or keeps on a small program.
 from __future__ import annotations
 
 import pytest
-from clingo import Control, ast
+from clingo import Control, ast, parse_term
 
 from pyclingo_bridge import resources, step_relevance
 from pyclingo_bridge.explorer import STATE_SHOWN, first_line_states
@@ -122,3 +122,14 @@ def test_the_relaxation_drops_what_cannot_stop_a_rule_and_keeps_bindings() -> No
     # dropped, the arithmetic of d/1 read as a number
     assert left_out == {"e(X) :- f(X).", "w(X) :- v(Y); X = Y.", "v(X) :- u(X).", "#false :- e(X); a(X).",
                         "q(X) :- p(X); h(X)."}
+
+
+def test_a_piece_named_like_a_constant_of_the_rules_is_read_as_itself() -> None:
+    # pieces are read as one identifier, except one the rules name: a piece called `hand` in a
+    # world where the rules ask for `at(hand)` keeps the rule
+    statements: list = []
+    ast.parse_string("r :- at(hand).", _collector(statements))
+    world = [parse_term("piece(hand, grizzly_bears, alice, card)"), parse_term("at(hand)")]
+    assert [str(s) for s in step_relevance.relevant(statements, world, ())] == ["r :- at(hand)."]
+    other = [parse_term("piece(bear, grizzly_bears, alice, card)"), parse_term("at(bear)")]
+    assert step_relevance.relevant(statements, other, ()) == []
