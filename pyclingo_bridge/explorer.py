@@ -192,10 +192,12 @@ STATE_SHOWN = "".join(f"#show state({p}({', '.join(f'X{i}' for i in range(n - 1)
 
 #: the longest run of steps ground as one (a window, below)
 MAX_WINDOW = 8
-#: a window is tried only after groundings of at most so many atoms a step: the grounder cannot
-#: know which step an object on the stack resolves at, so a window over a large stack grounds
-#: every resolution at each of its steps (a wipe's 1,000 triggers: minutes, not seconds)
-WINDOW_ATOMS = 10_000
+#: a window is tried only from a state with at most so many objects on the stack: the grounder
+#: cannot know which step an object on the stack resolves at, so a window over a large stack
+#: grounds every resolution at each of its steps (a wipe's 1,000 triggers: minutes, not seconds)
+WINDOW_STACK = 8
+#: nor after groundings of more atoms a step than this (a bound on a window's memory)
+WINDOW_ATOMS = 200_000
 
 
 def _window(ctl, t: int, k: int) -> tuple[list[list[Symbol]] | None, int]:
@@ -225,6 +227,11 @@ def _actions_left(scenario: Scenario, state: State) -> int:
     the line branches (or its script fails). At least 1."""
     done = next((int(x[len("holds(script_pos("):-2]) for x in state if x.startswith("holds(script_pos(")), 0)
     return max(1, max(scenario.script, default=0) - done)
+
+
+def _stack_size(state: State) -> int:
+    """How many objects are on the stack in a state."""
+    return sum(1 for x in state if x.startswith("holds(on_stack("))
 
 
 def _read(shown: Iterable[Symbol]) -> tuple[State, bool, list[Symbol], list[str]]:
@@ -397,7 +404,8 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
                 branched |= models is None and k == 1 and tried > 1
             if branched:  # the game branches near here: one step at a time for two steps more
                 stride, calm = 1, -1
-            elif len(frontier) == 1 and len(models) == 1 and len(ctl.symbolic_atoms) <= WINDOW_ATOMS * k:
+            elif len(frontier) == 1 and len(models) == 1 and len(ctl.symbolic_atoms) <= WINDOW_ATOMS * k \
+                    and _stack_size(_read(models[0])[0]) <= WINDOW_STACK:
                 calm += 1
                 stride = min(2 * k, MAX_WINDOW) if calm > 0 else 1
             else:
