@@ -251,7 +251,7 @@ class Ability:
 AB = Function("__ab__")
 #: trigger kinds (events.lp) whose condition is "[object] [event]", and "[player] [event] [object]"
 _SUBJECT_KINDS = ("enters", "leaves_battlefield", "phases_out", "phases_in", "becomes_unattached",
-                  "control_gained_by_opponent", "countered", "loses_game", "gains_life")
+                  "control_gained_by_opponent", "countered", "loses_game")
 #: rules that stand for one constant: a player or object reference, a filter
 _CONSTANTS = {"subject_self": "self", "subject_equipped": "equipped", "subject_enchanted": "enchanted",
               "player_any": "player", "player_opponent": "opponent",
@@ -506,6 +506,10 @@ class _ToFacts(Transformer):
         # CR 601.2i: the spell becomes cast; "you cast": the caster is the ability's controller
         return self._condition("cast", c[1], actor=c[0])
 
+    def gains_life(self, meta, c):
+        # CR 119.9, 119.10: one event a source that causes a gain; "you gain": the actor is the controller
+        return self._condition("gains_life", Function("any"), actor=c[0])
+
     def draws(self, meta, c):
         # CR 121.2: one event a card drawn; "you draw": the drawer is the ability's controller
         return self._condition("draws", Function("any"), actor=c[0])
@@ -609,7 +613,7 @@ class _ToFacts(Transformer):
             return fn("owner_of", Function("trigger_object"))
         if any(k in ("sacrificed", "control_lost", "control_gained", "control_gained_by_opponent",
                      "planeswalked_away", "planeswalked_to", "cast", "draws", "activates",
-                     "deals_combat_damage_to_player", "attacks") for k in self.kinds):
+                     "deals_combat_damage_to_player", "attacks", "gains_life") for k in self.kinds):
             return Function("actor")  # the player who performed the event
         raise self._gap(meta, '"that player" names no player the trigger condition mentions')
 

@@ -524,6 +524,19 @@ def test_cast_and_draw_triggers_compile() -> None:
             f"effect({AB}, lose_life(actor, 2))."} <= got
 
 
+def test_life_gain_triggers_compile() -> None:
+    """CR 119.9, 119.10: "whenever you gain life" (the player who gains: trigger_actor), "whenever an
+    opponent gains life, they ...", "they" being that player (the event's actor)."""
+    got = facts("Whenever you gain life, put a +1/+1 counter on this creature.")
+    assert {f"trigger_on({AB}, gains_life, any).", f"trigger_actor({AB}, you).",
+            f"effect({AB}, put_counters(self, plus1, 1))."} <= got
+    got = facts("Whenever an opponent gains life, they lose 2 life.")
+    assert {f"trigger_on({AB}, gains_life, any).", f"trigger_actor({AB}, opponent).",
+            f"effect({AB}, lose_life(actor, 2))."} <= got
+    got = facts("Whenever a player gains life, you draw a card.")
+    assert f"trigger_on({AB}, gains_life, any)." in got and not any("trigger_actor" in f for f in got)
+
+
 def test_activated_abilities_with_their_costs() -> None:
     """CR 602.1a: "[Cost]: [Effect]"; mana is abstracted (not stated), the other costs are facts."""
     got = facts("{2}, {T}, Sacrifice another creature: You gain 2 life.\n"
