@@ -402,17 +402,17 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
                 models, k = _window(ctl, t, k)
                 result.retries += models is None
                 branched |= models is None and k == 1 and tried > 1
+            read = [_read(shown) for shown in models]
             if branched:  # the game branches near here: one step at a time for two steps more
                 stride, calm = 1, -1
             elif len(frontier) == 1 and len(models) == 1 and len(ctl.symbolic_atoms) <= WINDOW_ATOMS * k \
-                    and _stack_size(_read(models[0])[0]) <= WINDOW_STACK:
+                    and _stack_size(read[0][0]) <= WINDOW_STACK:
                 calm += 1
                 stride = min(2 * k, MAX_WINDOW) if calm > 0 else 1
             else:
                 stride, calm = 1, 0
-            for shown in models:
+            for state, quiet, shown, texts in read:
                 result.step_models += 1
-                state, quiet, shown, texts = _read(shown)
                 # the orders of a batch resolved as one (batches.py), at each step of the window;
                 # at the end, of what is left
                 batched = _batch_atoms(shown, texts)
