@@ -72,6 +72,7 @@ def test_enumerate_reads_stdin() -> None:
     assert result.stdout.startswith("scenario: <stdin> (rules edition current")
 
 
+@pytest.mark.slow  # moved to .ci/run to keep the README's command under 3 minutes (explain builds its provenance program: 8 s)
 def test_explain_reads_stdin() -> None:
     result = invoke(["explain", "-", "final_life(alice,22)"], SEED_TEXT)
     assert result.exit_code == 0, result.output
