@@ -118,12 +118,23 @@ def _trigger_kinds(ctl: Control) -> tuple[tuple[str, str, str, str, bool], ...]:
     the edition in force judges it looking back or forward, by which rule, and whether that
     is an inference (the edition states no look-forward default: looks_forward_inferred/1):
     the edition table as the encodings derive it (facts of the grounding)."""
-    return trigger_kinds(a.symbol for a in ctl.symbolic_atoms if a.is_fact)
+    return trigger_kinds(table_facts(ctl))
+
+
+#: the predicates the trigger table is read from
+TABLE_SIGNATURES = (("scenario_trigger", 1), ("looks_back", 2), ("looks_back_if_public", 2),
+                    ("looks_forward_rule", 2), ("looks_forward_inferred", 1), ("trigger_on", 3))
+
+
+def table_facts(ctl: Control) -> list[Symbol]:
+    """The facts of a grounding the trigger table reads (its predicates only: a grounding may hold
+    millions of atoms)."""
+    return [a.symbol for sig in TABLE_SIGNATURES for a in ctl.symbolic_atoms.by_signature(*sig) if a.is_fact]
 
 
 def trigger_kinds(atoms: Iterable[Symbol]) -> tuple[tuple[str, str, str, str, bool], ...]:
     """_trigger_kinds from atoms that hold (the facts of a grounding, or a world of the step
-    program: step_program.py)."""
+    program: step_program.py); atoms of other predicates are passed over."""
     by_signature: dict[tuple[str, int], list[Symbol]] = {}
     for a in atoms:
         by_signature.setdefault((a.name, len(a.arguments)), []).append(a)

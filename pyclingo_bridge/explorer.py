@@ -39,7 +39,7 @@ from . import resources
 from .batches import orders
 from .engine import (MAX_HORIZON, TIMEOUT, TOKEN_CAP, grow_rounds, initial_horizon, rounds_options, settled_horizon,
                      token_rounds_fixed)
-from .enumeration import LIMIT, trigger_kinds
+from .enumeration import LIMIT, table_facts, trigger_kinds
 from .errors import HorizonError, Location
 from .progress import Progress
 from .scenario import Scenario
@@ -345,7 +345,7 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
         initial.ground([("base", [])])
         # from static facts, the same at every step: the world's (a step reads only those its
         # rules name) and the grounding's
-        kinds.update(trigger_kinds([*program.worlds[world], *(a.symbol for a in initial.symbolic_atoms if a.is_fact)]))
+        kinds.update(trigger_kinds([*program.worlds[world], *table_facts(initial)]))
         first: list[list[Symbol]] = []
         initial.solve(on_model=lambda m: first.append(m.symbols(shown=True)))
         for shown in first:

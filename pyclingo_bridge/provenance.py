@@ -30,13 +30,13 @@ The scenario's own facts get explain_prov(scenario(I), 0, F, (), ()) with I thei
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from itertools import count
 
 from clingo import Function, Number
 from clingo import ast
 
+from .ast_text import variables
 from .rulebook import Statement
 
 _LOC = ast.Location(ast.Position("<provenance>", 1, 1), ast.Position("<provenance>", 1, 1))
@@ -84,15 +84,6 @@ def _atom(term: ast.AST, sign: ast.Sign = ast.Sign.NoSign) -> ast.AST:
 def _rule(head_term: ast.AST, body: list[ast.AST]) -> ast.AST:
     return ast.Rule(_LOC, _atom(head_term), body)
 
-
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_VARIABLE = re.compile(r"(?<![\w'])_*[A-Z][\w']*")
-
-
-def variables(node: ast.AST) -> set[str]:
-    """The names of the variables in a node (the anonymous `_` left out), read from its text
-    (strings left out): one call into clingo, where a walk of the tree takes hundreds."""
-    return set(_VARIABLE.findall(_STRING.sub('""', str(node))))
 
 
 class _Rename(ast.Transformer):

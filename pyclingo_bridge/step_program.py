@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -35,8 +33,9 @@ from clingo import Control, Function, ast
 from clingo.ast import ASTType as A
 
 from . import resources, step_relevance
+from .ast_text import NAME
 from .errors import EncodingError, Location
-from .vocabulary import cache_dir
+from .vocabulary import cache_dir, store_cached
 
 #: constants whose value changes from one step's grounding to the next
 STEP_CONSTANTS = frozenset({"horizon", "start"})
@@ -155,13 +154,7 @@ def _encodings_parts(files: list[Path]) -> tuple[str, str, set]:
     shared = "".join(f"{s}\n" for s in statements if s.ast_type in (A.Definition, A.Defined))
     static_text = "".join(f"{s}\n" for s, is_static in zip(statements, static) if is_static) + shared
     step_text = "".join(f"{s}\n" for s, is_static in zip(statements, static) if not is_static)
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(json.dumps({"static": static_text, "step": step_text, "dynamic": sorted(dynamic)}))
-        partial.replace(cached)
-    except OSError:
-        pass
+    store_cached(cached, json.dumps({"static": static_text, "step": step_text, "dynamic": sorted(dynamic)}).encode())
     return static_text, step_text, dynamic
 
 
@@ -178,10 +171,6 @@ def _step_statements(text: str) -> list:
     return list(_step_parsed[text])
 
 
-#: a lowercase word: every predicate a statement names is one (so are its constants: a superset)
-_NAME = re.compile(r"[a-z_][A-Za-z0-9_']*")
-
-
 def _relaxation(step_text: str, encodings: list, own: list, options: tuple[str, ...],
                 ids: frozenset[str]) -> str | None:
     """The relaxation of the step statements (step_relevance.py): the encodings' part kept in the
@@ -195,13 +184,7 @@ def _relaxation(step_text: str, encodings: list, own: list, options: tuple[str, 
     except OSError:
         relaxed = step_relevance.relaxation(encodings, constants)
         text = "%unsafe\n" if relaxed is None else relaxed
-        try:
-            cached.parent.mkdir(parents=True, exist_ok=True)
-            partial = cached.with_suffix(f".{os.getpid()}.tmp")
-            partial.write_text(text)
-            partial.replace(cached)
-        except OSError:
-            pass
+        store_cached(cached, text.encode())
     if text.startswith("%unsafe"):
         return None
     # the scenario's rules may name its pieces: read as every piece is (step_relevance.ID)
@@ -223,13 +206,7 @@ def _relevant_rules(relaxed: str, world: list) -> set[int]:
             _relevant[digest] = set(json.loads(cached.read_text()))
         except (OSError, ValueError, TypeError):
             _relevant[digest] = step_relevance.relevant_rules(relaxed, world)
-            try:
-                cached.parent.mkdir(parents=True, exist_ok=True)
-                partial = cached.with_suffix(f".{os.getpid()}.tmp")
-                partial.write_text(json.dumps(sorted(_relevant[digest])))
-                partial.replace(cached)
-            except OSError:
-                pass
+            store_cached(cached, json.dumps(sorted(_relevant[digest])).encode())
     return _relevant[digest]
 
 
@@ -262,9 +239,8 @@ class StepProgram:
             atoms = self.worlds[world]
             statements = self.step_statements
             if self._relaxed is not None:
-                keep = _relevant_rules(self._relaxed, atoms)
-                statements = [s for i, s in enumerate(statements) if s.ast_type != A.Rule or i in keep]
-            names = set(_NAME.findall("\n".join(map(str, statements))))
+                statements = step_relevance.kept(statements, _relevant_rules(self._relaxed, atoms))
+            names = set(NAME.findall("\n".join(map(str, statements))))
             facts: dict[str, list[str]] = {"": []}
             for a in atoms:
                 facts.setdefault("" if a.name in names else a.name, []).append(f"{a}.\n")
@@ -293,6 +269,6 @@ class StepProgram:
             for stm in statements:
                 builder.add(stm)
         # the world's other facts that extra names (a #show of a static predicate)
-        named = "".join(facts[x] for x in set(_NAME.findall(extra)) if x and x in facts)
+        named = "".join(facts[x] for x in set(NAME.findall(extra)) if x and x in facts)
         ctl.add("base", [], facts[""] + named + extra)
         return ctl

@@ -33,6 +33,8 @@ from typing import Iterable
 from clingo import Control, Function, Symbol, SymbolType, ast, parse_term
 from clingo.ast import ASTType as A
 
+from .ast_text import NAME, variables
+
 #: every number of the relaxation
 N = "n"
 #: every identifier of a piece of the game (piece/4)
@@ -100,18 +102,6 @@ class _Terms(ast.Transformer):
         return self._n(node)
 
 
-def _variables(node) -> set[str]:
-    found: set[str] = set()
-
-    class _V(ast.Transformer):
-        def visit_Variable(self, v):
-            if v.name != "_":
-                found.add(v.name)
-            return v
-    _V()(node)
-    return found
-
-
 def _is_atom(lit) -> bool:
     return lit.ast_type == A.Literal and lit.sign == ast.Sign.NoSign and lit.atom.ast_type == A.SymbolicAtom
 
@@ -131,13 +121,13 @@ class _Relaxed:
                 atom = self.terms(lit.atom)
                 for atoms, bound, _ in variants:
                     atoms.append(str(atom))
-                    bound |= _variables(atom)
+                    bound |= variables(atom)
             elif lit.ast_type == A.Literal and lit.sign == ast.Sign.NoSign and lit.atom.ast_type == A.Comparison:
                 cmp = lit.atom
                 if len(cmp.guards) == 1 and cmp.guards[0].comparison == ast.ComparisonOperator.Equal:
                     left, right = self.terms(cmp.term), self.terms(cmp.guards[0].term)
                     for _, _, eqs in variants:
-                        eqs.append((str(left), str(right), _variables(left), _variables(right)))
+                        eqs.append((str(left), str(right), variables(left), variables(right)))
             elif lit.ast_type == A.Literal and lit.sign == ast.Sign.NoSign and lit.atom.ast_type == A.BodyAggregate:
                 variants = self._aggregate(lit.atom, variants)
         return variants
@@ -157,8 +147,8 @@ class _Relaxed:
                 inner = [self.terms(c.atom) for c in element.condition if _is_atom(c)]
                 for atoms, bound, eqs in variants:
                     out.append((atoms + [str(a) for a in inner],
-                                bound | set().union(*(_variables(a) for a in inner)),
-                                eqs + [(var, str(value), {var}, _variables(value))]))
+                                bound | set().union(*(variables(a) for a in inner)),
+                                eqs + [(var, str(value), {var}, variables(value))]))
             return out or variants
         for _, _, eqs in variants:
             eqs.append((var, N, {var}, set()))
@@ -171,14 +161,18 @@ def _numeric(node) -> set[str]:
 
     class _V(ast.Transformer):
         def visit_BinaryOperation(self, op):
-            found.update(_variables(op))
+            found.update(variables(op))
             return op
 
         def visit_Interval(self, op):
-            found.update(_variables(op))
+            found.update(variables(op))
             return op
     _V()(node)
     return found
+
+
+def _rule(head: str, body: str) -> str:
+    return f"{head} :- {body}.\n" if body else f"{head}.\n"
 
 
 def _safe_body(atoms: list[str], bound: set[str], eqs: list, needed: set[str], numeric: set[str]) -> str:
@@ -234,16 +228,16 @@ def relaxation(statements: list, constants: dict[str, Symbol], offset: int = 0) 
             heads = _heads(stm.head, terms)
             numeric = _numeric(stm)
             for atoms, bound, eqs in variants:
-                out.append(f"{MARK}({offset + i}) :- {_safe_body(atoms, bound, eqs, set(), numeric)}.\n")
+                out.append(_rule(f"{MARK}({offset + i})", _safe_body(atoms, bound, eqs, set(), numeric)))
                 for head, condition in heads:
                     more = relax.body(condition)
                     for c_atoms, c_bound, c_eqs in more:
-                        body = _safe_body(atoms + c_atoms, bound | c_bound, eqs + c_eqs, _variables(head), numeric)
-                        out.append(f"{head} :- {body}.\n" if body else f"{head}.\n")
+                        body = _safe_body(atoms + c_atoms, bound | c_bound, eqs + c_eqs, variables(head), numeric)
+                        out.append(_rule(str(head), body))
     except _Unsafe as unsafe:
         _LAST_UNSAFE[:] = [str(stm), str(unsafe)]
         return None
-    return "".join(out).replace(":- .", ".")
+    return "".join(out)
 
 
 def constants_of(statements: list, options: Iterable[str]) -> dict[str, Symbol]:
@@ -274,7 +268,7 @@ def relevant_rules(relaxed: str, world: Iterable[Symbol]) -> set[int]:
     world = list(world)
     # an identifier the rules name as a constant (a piece called `hand`) stays itself: the rules
     # and the world are read alike
-    ids = piece_ids(world) - set(re.findall(r"[a-z_][A-Za-z0-9_']*", relaxed))
+    ids = piece_ids(world) - set(NAME.findall(relaxed))
     ctl = Control(["--warn=none"])
     ctl.add("base", [], relaxed + "".join(f"{abstract_symbol(a, ids)}.\n" for a in world))
     ctl.ground([("base", [])])
@@ -287,5 +281,9 @@ def relevant(statements: list, world: Iterable[Symbol], options: Iterable[str] =
     relaxed = relaxation(statements, constants_of(statements, options))
     if relaxed is None:
         return list(statements)
-    keep = relevant_rules(relaxed, world)
-    return [s for i, s in enumerate(statements) if s.ast_type != A.Rule or i in keep]
+    return kept(statements, relevant_rules(relaxed, world))
+
+
+def kept(statements: list, rules: set[int]) -> list:
+    """The statements with only the rules numbered in rules (every other statement kept)."""
+    return [s for i, s in enumerate(statements) if s.ast_type != A.Rule or i in rules]

@@ -207,6 +207,18 @@ def cache_dir() -> Path:
     return user_cache_path("lookback", appauthor=False)
 
 
+def store_cached(cached: Path, data: bytes) -> None:
+    """Write a cache file whole (renamed into place, so that a reader never sees half of it); a
+    folder that cannot be written is not an error: the cache is only a saving."""
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_bytes(data)
+        partial.replace(cached)
+    except OSError:
+        pass
+
+
 #: the fields of Vocabulary that hold (name, arity) pairs; the others hold names
 _SIGNATURES = ("actions", "shown")
 
@@ -249,15 +261,8 @@ def _cached(cached: Path, stamp: list) -> Vocabulary | None:
 
 
 def _store(cached: Path, stamp: list, vocab: Vocabulary) -> None:
-    """Write the cache file whole (renamed into place); a folder that cannot be written is not an error."""
-    try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        partial = cached.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_bytes(marshal.dumps({"stamp": stamp, "vocabulary": {
-            name: sorted(values) for name, values in vocab._asdict().items()}}))
-        partial.replace(cached)
-    except OSError:
-        pass
+    store_cached(cached, marshal.dumps({"stamp": stamp, "vocabulary": {
+        name: sorted(values) for name, values in vocab._asdict().items()}}))
 
 
 @lru_cache(maxsize=4)
