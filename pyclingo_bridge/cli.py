@@ -206,6 +206,22 @@ _MAX_MEMORY = click.option("--max-memory", type=_Size(), default=default_max_mem
 
 _LEVELS = click.option("--levels", type=click.IntRange(min=1), default=None, metavar="N",
                        help="Show the why trees down to N atoms deep only (default: all).")
+def _shard_options(command):
+    """--workers, --scheduler, --checkpoint: where the shards of a search run (distributed.py)."""
+    for option in reversed((
+            click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+                         help="Run the search's shards on a local Dask cluster of N worker processes "
+                              "(needs lookback[distributed]; default: this process alone)."),
+            click.option("--scheduler", default=None, metavar="ADDRESS",
+                         help="Run the shards on the Dask cluster of this scheduler (tcp://HOST:8786); its "
+                              "workers need the same lookback."),
+            click.option("--checkpoint", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+                         help="Keep each finished shard in FILE; the same command run again skips them."))):
+        command = option(command)
+    return command
+
+
+
 _PROGRESS = click.option("--progress/--no-progress", default=True, show_default=True,
                          help="Show progress on stderr when it is a terminal and the run takes more than a second.")
 #: the SCENARIO argument: a file, or - for stdin
@@ -520,11 +536,13 @@ def _bounds(players: int, pieces: int, cards: str, zones: str, max_damage: int, 
 @_MAX_MEMORY
 @_PROGRESS
 @_DRIVER
+@_shard_options
 @functools.partial(_card_options, pool=True)
 @_interruptible
 def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: int, cards: str, zones: str,
                  max_damage: int, actions: int, steps: int, life: str, as_json: bool, limit: int,
                  timeout: float | None, max_memory: int | None, progress: bool, driver: str,
+                 workers: int | None, scheduler: str | None, checkpoint: str | None,
                  card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Scenarios in PATHS (files or folders, - for a scenario on stdin; default: the bundled ones),
     or with --generate every generated situation within the bounds, whose outcomes differ between
@@ -532,7 +550,11 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     --driver steps finds each edition's outcomes with the explorer (docs/step-form.md).
 
     Exit code 0: no scenario differs; 1: some differ; 2: bad input; 3: a comparison was cut short
-    (--timeout, --limit) and none differs for sure."""
+    (--timeout, --limit) and none differs for sure.
+
+    With --generate, the situations are searched in shards (one per list of card names), here or
+    with --workers N / --scheduler ADDRESS on Dask, with the same report; --checkpoint FILE keeps
+    the finished shards for a run started again (docs/scale-out.md)."""
     from .edition_diff import DIFFER, INCOMPLETE, EditionDiff
     from .outcome_text import diff_json, diff_text
 
@@ -540,15 +562,21 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
     shown = ProgressLine(progress)
     results: list[tuple[str, str, EditionDiff | LookbackError]] = []  # (name, scenario text, result)
     stopped: list[tuple[str, str]] = []  # (scenario, reason): cut short by the guard before any result
-    generation_cut_short = False
+    generation_cut_short, sharded = False, None
+    if not generate and (workers or scheduler or checkpoint):
+        _bad_input("--workers, --scheduler and --checkpoint shard a search of generated situations: use them "
+                   "with --generate")
     if generate:
         if paths:
             _bad_input("--generate: compares generated situations; give no scenario files with it")
         bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life, library=library)
-        found, generation_cut_short = _in_guard(jobs.diff_generated_all, bounds, limit, timeout, driver,
-                                                timeout=timeout, max_memory=max_memory, subject="diff --generate",
-                                                as_json=as_json, progress=shown)
-        results = [(f"generated situation {i}", text, d) for i, (text, d) in enumerate(found, start=1)]
+        generated = _in_guard(jobs.diff_generated_all, bounds, limit, timeout, driver, workers, scheduler, checkpoint,
+                              timeout=timeout, max_memory=max_memory, subject="diff --generate",
+                              as_json=as_json, progress=shown)
+        generation_cut_short = generated.cut_short
+        # how the shards ran is said when asked for (it differs from run to run: the timings)
+        sharded = generated.shards if workers or scheduler or checkpoint else None
+        results = [(f"generated situation {i}", text, d) for i, (text, d) in enumerate(generated.found, start=1)]
     else:
         files = _sources(paths)
         # each edition's enumeration has --timeout seconds: the guard stops a file after all of them
@@ -573,7 +601,8 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
         click.echo(f"ERROR {error}" if not generate else f"ERROR {name}: {error}", err=True)
     if as_json:
         click.echo(diff_json([d for _, _, d in diffs], [text for _, text, _ in diffs] if generate else None,
-                             stopped, generation_cut_short=generation_cut_short))
+                             stopped, generation_cut_short=generation_cut_short,
+                             shards=sharded.summary() if sharded is not None else None))
     else:
         for name, reason in stopped:
             click.echo(f"{name}: no result (cut short: {reason})")
@@ -591,6 +620,9 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
                    + (f", {len(stopped)} cut short before a result" if stopped else "")
                    + ("; CUT SHORT: the generation stopped at its time limit, other situations within the "
                       "bounds were not compared" if generation_cut_short else ""))
+        if sharded is not None:
+            click.echo(f"shards: {sharded.times()}"
+                       + "".join(f"\nFAILED {r.shard.describe()}: {r.failed}" for r in sharded.failed))
     differ = any(d.status == DIFFER for _, _, d in diffs)
     incomplete = any(d.status == INCOMPLETE for _, _, d in diffs) or generation_cut_short or bool(stopped)
     sys.exit(EXIT_BAD_INPUT if errors else EXIT_FAILED if differ else EXIT_CUT_SHORT if incomplete else EXIT_OK)
@@ -747,16 +779,22 @@ def report_command(scenario: str, output: str, edition: str | None, explain: boo
 @_TIMEOUT
 @_MAX_MEMORY
 @_PROGRESS
+@_shard_options
 @functools.partial(_card_options, pool=True)
 @_interruptible
 def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage: int, actions: int, steps: int,
                    editions: tuple[str, ...], life: str, names: tuple[str, ...], encodings: tuple[str, ...],
                    invariant_files: tuple[str, ...], output: str | None, no_horizon_check: bool, list_only: bool,
                    as_json: bool, driver: str, timeout: float | None, max_memory: int | None, progress: bool,
+                   workers: int | None, scheduler: str | None, checkpoint: str | None,
                    card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Search every generated situation within the bounds, and every line of play, for a violated
     invariant (asp/checks/, and the user's); print one verdict per invariant (refuted, proven up to
-    the horizon, proven for every horizon, not exercised) and each counterexample as a scenario."""
+    the horizon, proven for every horizon, not exercised) and each counterexample as a scenario.
+
+    With --workers N, --scheduler ADDRESS or --checkpoint FILE the search runs in shards (one per
+    list of card names), on Dask workers or here: the same verdicts, each counterexample the first
+    of the shards' order, the same report whatever runs the shards (docs/scale-out.md)."""
     from .verify import invariants, render, user_invariants
 
     if list_only:
@@ -769,9 +807,14 @@ def verify_command(players: int, pieces: int, cards: str, zones: str, max_damage
         return
     bounds = _bounds(players, pieces, cards, zones, max_damage, actions, steps, life,
                      editions or tuple(sorted(vocabulary().editions)), _library(card_dirs, override_cards))
-    report = _in_guard(jobs.verify_report, bounds, names, encodings, timeout, not no_horizon_check, invariant_files,
-                       driver, timeout=timeout, max_memory=max_memory, subject="verify",
-                       progress=ProgressLine(progress))
+    if workers or scheduler or checkpoint:
+        report = _in_guard(jobs.verify_sharded_report, bounds, names, encodings, timeout, not no_horizon_check,
+                           invariant_files, driver, workers, scheduler, checkpoint, timeout=timeout,
+                           max_memory=max_memory, subject="verify", progress=ProgressLine(progress))
+    else:
+        report = _in_guard(jobs.verify_report, bounds, names, encodings, timeout, not no_horizon_check,
+                           invariant_files, driver, timeout=timeout, max_memory=max_memory, subject="verify",
+                           progress=ProgressLine(progress))
     exit_code = EXIT_FAILED if report.counterexamples else EXIT_CUT_SHORT if report.cut_short else EXIT_OK
     if as_json:
         from .json_output import dumps

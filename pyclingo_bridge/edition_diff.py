@@ -27,9 +27,10 @@ an inference where the edition states no such rule (looks_forward_inferred/1:
 
 from __future__ import annotations
 
+import functools
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,9 +39,12 @@ from clingo import Function, parse_term
 from .decode import Trigger, decode
 from .enumeration import Enumeration, enumerate_outcomes
 from .errors import LookbackError
-from .generate import Bounds, Generation, generate_situations
+from .distributed import ShardRun, ShardedRun, search_in_shards
+from .generate import PERFORMABLE, Bounds, Generation, Grounding, scenario_text, situations
+from .engine import TIMEOUT
 from .progress import Progress
 from .scenario import Scenario, load_scenario
+from .shards import Shard, fixed_names, shard_bounds
 
 EDITIONS = ("2006", "current")
 DIFFER, SAME_OUTCOMES_OTHER_RULES, SAME, INCOMPLETE = ("DIFFERS", "SAME OUTCOME, DIFFERENT REASONING", "SAME",
@@ -173,28 +177,80 @@ def compare_editions(scenario: Scenario, enumerations: tuple[Enumeration, ...]) 
     return EditionDiff(scenario, enumerations, only, tables, cited, status)
 
 
-def diff_generated(bounds: Bounds, *, limit: int = 0, timeout: float | None = None,
-                   progress: Callable[[Progress], None] | None = None, state: Generation | None = None,
-                   driver: str = "unrolled") -> Iterator[tuple[str, EditionDiff | LookbackError]]:
-    """The edition diff of every situation generate_situations(bounds) yields, with its
-    scenario text, within timeout seconds in all (the generation stops there, and
-    `state.cut_short` says so); driver: enumerate_edition. A situation the engine cannot run (e.g. a game that never
-    ends) gives its error."""
-    deadline = None if timeout is None else time.monotonic() + timeout
-    say = progress or (lambda _text: None)
+@dataclass(frozen=True)
+class ShardDiffs:
+    """The situations of one shard (shards.py), each with its scenario text and its diff (or the
+    error the engine gave), in the order generated; cut_short: the shard's time ran out first."""
+
+    found: tuple[tuple[str, EditionDiff | LookbackError], ...]
+    cut_short: bool
+
+    @property
+    def final(self) -> bool:
+        """Whether this answer is the same in any later run (none of it stopped by the time limit;
+        --limit is part of the run, so a diff it cut short is final): only a final answer is kept
+        in a checkpoint."""
+        return not self.cut_short and not any(
+            isinstance(d, EditionDiff) and any(e.cut_short == TIMEOUT for e in d.enumerations) for _, d in self.found)
+
+
+def diff_shard(bounds: Bounds, shard: Shard, *, limit: int = 0, driver: str = "unrolled",
+               stop_at: float | None = None) -> ShardDiffs:
+    """The edition diff of every situation of one shard, generated on the shard's own grounding;
+    stop_at: the wall-clock time (time.time(): the same on every machine of a cluster) at which the
+    shard stops, cut short. A situation the engine cannot run (e.g. a game that never ends) gives
+    its error."""
+    header = f"% Generated situation ({bounds.describe()})\n"
+    state = Generation()
+    left = (lambda: None) if stop_at is None else (lambda: max(0.0, stop_at - time.time()))
+    grounding = Grounding(shard_bounds(bounds, shard), program=PERFORMABLE + fixed_names(shard))
+    found: list[tuple[str, EditionDiff | LookbackError]] = []
     with tempfile.TemporaryDirectory(prefix="lookback-diff-") as folder:
-        for i, text in enumerate(generate_situations(bounds, timeout=timeout, state=state), start=1):
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            say(Progress(f"diff --generate: comparing generated situation {i}", i - 1))
-            path = Path(folder) / f"situation_{i}.lp"
+        for atoms in situations(grounding, timeout=left(), state=state):
+            text = scenario_text(atoms, header)
+            path = Path(folder) / f"situation_{len(found) + 1}.lp"
             path.write_text(text)
             try:
                 result: EditionDiff | LookbackError = diff_editions(load_scenario(str(path), library=bounds.library),
-                                                                    limit=limit, timeout=left, driver=driver)
+                                                                    limit=limit, timeout=left(), driver=driver)
             except LookbackError as error:
                 result = error
-            yield text, result
-            if deadline is not None and time.monotonic() >= deadline:
-                if state is not None:
-                    state.cut_short = True
-                return
+            found.append((text, result))
+            if stop_at is not None and time.time() >= stop_at:
+                state.cut_short = True
+                break
+    return ShardDiffs(tuple(found), state.cut_short)
+
+
+@dataclass(frozen=True)
+class GeneratedDiffs:
+    """Every situation compared, in the shards' order (shards.py), and how the shards ran."""
+
+    found: tuple[tuple[str, EditionDiff | LookbackError], ...]
+    shards: ShardedRun
+
+    @property
+    def cut_short(self) -> bool:
+        """Some situation within the bounds was not compared: the time limit stopped the run or a
+        shard, or a shard failed."""
+        return not self.shards.complete or any(r.result.cut_short for r in self.shards.runs if not r.failed)
+
+
+def diff_generated(bounds: Bounds, *, limit: int = 0, timeout: float | None = None,
+                   progress: Callable[[Progress], None] | None = None, driver: str = "unrolled",
+                   workers: int | None = None, scheduler: str | None = None,
+                   checkpoint: str | None = None) -> GeneratedDiffs:
+    """The edition diff of every situation within the bounds, shard by shard (shards.py), here or
+    on Dask workers (distributed.py), within timeout seconds in all; checkpoint: the file that keeps
+    the finished shards (checkpoint.py). driver: enumerate_edition."""
+    def compared(runs: list[ShardRun]) -> str:
+        diffs = [d for r in runs if not r.failed for _, d in r.result.found]
+        differ = sum(isinstance(d, EditionDiff) and d.status == DIFFER for d in diffs)
+        return f"{len(diffs)} situation(s) compared, {differ} differ"
+
+    run = search_in_shards(bounds, lambda stop_at: functools.partial(diff_shard, bounds, limit=limit, driver=driver,
+                                                                     stop_at=stop_at),
+                           {"command": "diff --generate", "limit": limit, "driver": driver}, timeout=timeout,
+                           workers=workers, scheduler=scheduler, checkpoint=checkpoint, progress=progress,
+                           describe=compared, keep=lambda result: result.final)
+    return GeneratedDiffs(tuple(item for r in run.runs if not r.failed for item in r.result.found), run)

@@ -187,7 +187,9 @@ def guarded(job: Callable[..., Any], *args: Any, timeout: float | None = None,
     ctx = _ctx()
     receiver, sender = ctx.Pipe(duplex=False)
     started = time.monotonic()
-    process = ctx.Process(target=_child, args=(sender, job, args, max_memory, started), daemon=True)
+    # not a daemon: a sharded search starts worker processes of its own (distributed.py); the finally
+    # below stops the child whatever happens
+    process = ctx.Process(target=_child, args=(sender, job, args, max_memory, started), daemon=False)
     process.start()
     sender.close()
     deadline = None if timeout is None else started + timeout + GRACE

@@ -333,17 +333,17 @@ def diff_file(path: str, limit: int, timeout: float | None, library: CardLibrary
     return diff, own_card_notes(scenario, library)
 
 
-def diff_generated_all(bounds, limit: int, timeout: float | None, driver: str = "unrolled"):
-    """`lookback diff --generate`: [(situation text, EditionDiff or LookbackError)], and whether
-    the generation was cut short by the time limit."""
+def diff_generated_all(bounds, limit: int, timeout: float | None, driver: str = "unrolled",
+                       workers: int | None = None, scheduler: str | None = None, checkpoint: str | None = None):
+    """`lookback diff --generate`: its edition_diff.GeneratedDiffs (every situation compared, in the
+    shards' order, and how the shards ran)."""
     from .edition_diff import diff_generated
-    from .generate import Generation
 
-    generation = Generation()
-    results = list(diff_generated(bounds, limit=limit, timeout=time_left(timeout, guard.run_started()),
-                                  progress=guard.progress, state=generation, driver=driver))
+    result = diff_generated(bounds, limit=limit, timeout=time_left(timeout, guard.run_started()),
+                            progress=guard.progress, driver=driver, workers=workers, scheduler=scheduler,
+                            checkpoint=checkpoint)
     guard.searched()
-    return results, generation.cut_short
+    return result
 
 
 def verify_report(bounds, names: tuple[str, ...], encodings: tuple[str, ...], timeout: float | None,
@@ -353,5 +353,18 @@ def verify_report(bounds, names: tuple[str, ...], encodings: tuple[str, ...], ti
 
     report = verify(bounds, names, encodings, time_left(timeout, guard.run_started()), horizon_check=horizon_check,
                     invariant_files=invariant_files, driver=driver, progress=guard.progress)
+    guard.searched()
+    return report
+
+
+def verify_sharded_report(bounds, names: tuple[str, ...], encodings: tuple[str, ...], timeout: float | None,
+                          horizon_check: bool, invariant_files: tuple[str, ...], driver: str,
+                          workers: int | None, scheduler: str | None, checkpoint: str | None):
+    """`lookback verify --workers/--scheduler/--checkpoint`: the search in shards (verify_shards.py)."""
+    from .verify_shards import verify_sharded
+
+    report = verify_sharded(bounds, names, encodings, time_left(timeout, guard.run_started()), horizon_check,
+                            invariant_files, driver, workers=workers, scheduler=scheduler, checkpoint=checkpoint,
+                            progress=guard.progress)
     guard.searched()
     return report

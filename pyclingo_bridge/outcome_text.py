@@ -169,12 +169,14 @@ def diff_text(d: EditionDiff, name: str | None = None) -> str:
 
 
 def diff_json(diffs: list[EditionDiff], texts: list[str] | None = None,
-              stopped: list[tuple[str, str]] | tuple = (), generation_cut_short: bool = False) -> str:
+              stopped: list[tuple[str, str]] | tuple = (), generation_cut_short: bool = False,
+              shards: dict | None = None) -> str:
     """Every scenario's edition diff as JSON, with sorted keys (texts: the scenario
     texts of generated situations, in the same order); stopped: (scenario, reason) of each
     scenario whose comparison was cut short before it had a result (key "cut_short", when any);
     generation_cut_short: the generation stopped at its time limit, other situations were not
-    compared (key "generation_cut_short")."""
+    compared (key "generation_cut_short"); shards: how the shards of a generated search ran
+    (distributed.ShardedRun.summary: key "shards", the only part that differs between two runs)."""
     payload = [{
         **({"situation": texts[i]} if texts else {"scenario": d.scenario.path}), "status": d.status,
         "editions": {str(e.run.edition): {"complete": e.complete, "cut_short": e.cut_short,
@@ -190,4 +192,5 @@ def diff_json(diffs: list[EditionDiff], texts: list[str] | None = None,
         "cited": [{"trigger": c.trigger, "by_edition": dict(c.by_edition)} for c in d.cited],
     } for i, d in enumerate(diffs)]
     cut = {"cut_short": [{"scenario": name, "cut_short": reason} for name, reason in stopped]} if stopped else {}
-    return dumps({"diffs": payload, **cut, **({"generation_cut_short": True} if generation_cut_short else {})})
+    return dumps({"diffs": payload, **cut, **({"generation_cut_short": True} if generation_cut_short else {}),
+                  **({"shards": shards} if shards is not None else {})})

@@ -44,7 +44,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import clingo.ast as ast
 from clingo import Function, Model, String, Symbol
@@ -228,6 +228,8 @@ class Report:
     solve_seconds: float
     #: None: the every-horizon check was not run (--no-horizon-check, or nothing left to prove)
     horizon_check: HorizonCheck | None = None
+    #: how the shards of a sharded search ran (verify_shards.py; distributed.ShardedRun), or None
+    shards: Any = None
 
     @property
     def counterexample(self) -> Counterexample | None:
@@ -477,6 +479,9 @@ def render(report: Report) -> str:
         else:
             lines.append(f"every horizon: not shown, {check.open} ({check.seconds:.1f} s); "
                          "a larger --steps may settle it")
+    if report.shards is not None:
+        lines.append(f"shards: {report.shards.times()}")
+        lines += [f"FAILED {r.shard.describe()}: {r.failed}" for r in report.shards.failed]
     return "\n".join(lines) + "\n"
 
 
@@ -498,4 +503,5 @@ def json_report(report: Report) -> dict:
             # not "proven": what is shown of each invariant (up to the horizon, or for every horizon)
             # is its verdict's status; this says only that the search found no counterexample
             "no_counterexample": report.proven, "cut_short": report.cut_short,
-            "ground_seconds": round(report.ground_seconds, 3), "solve_seconds": round(report.solve_seconds, 3)}
+            "ground_seconds": round(report.ground_seconds, 3), "solve_seconds": round(report.solve_seconds, 3),
+            **({"shards": report.shards.summary()} if report.shards is not None else {})}

@@ -31,6 +31,7 @@ from .explorer import Exploration, Node, explore, idle_steps
 from .generate import PERFORMABLE, Bounds, Generation, Grounding, scenario_text, situations
 from .progress import Progress
 from .scenario import load_scenario
+from .shards import Shard, fixed_names, shard_bounds
 from .verify import Counterexample, Invariant, counterexample
 
 #: the history atoms of a line that broke an invariant, or failed its script (checks/outcomes.lp)
@@ -65,17 +66,19 @@ def line_atoms(leaf: Node, x: Exploration, horizon: int) -> list[Symbol]:
 
 def search_by_steps(bounds: Bounds, chosen: list[Invariant], alive: list[Invariant],
                     found: list[Counterexample], deadline: float | None, extra: tuple[str, ...],
-                    say: Callable[[Progress], None] = lambda _update: None) -> bool:
+                    say: Callable[[Progress], None] = lambda _update: None, shard: Shard | None = None) -> bool:
     """verify._search on the explorer (module docstring): counterexamples appended to `found`, each
     refuted invariant dropped from the search; False if cut short. extra: the encoding files the
-    search has besides the engine (rules under test, invariants), loaded by the explorer too."""
+    search has besides the engine (rules under test, invariants), loaded by the explorer too;
+    shard: only the situations of this shard (shards.py; verify_shards.py)."""
     remaining = {inv.name for inv in alive}
     by_name = {inv.name: inv for inv in chosen}
     generation = Generation()
     # a grounding of its own: a search over verify's grounding would change what the solver keeps
     # for the every-horizon check made on it afterwards
-    found_situations = situations(Grounding(bounds, program=PERFORMABLE, extra=extra), timeout=_left(deadline),
-                                  state=generation)
+    generator = (Grounding(bounds, program=PERFORMABLE, extra=extra) if shard is None else
+                 Grounding(shard_bounds(bounds, shard), program=PERFORMABLE + fixed_names(shard), extra=extra))
+    found_situations = situations(generator, timeout=_left(deadline), state=generation)
     try:
         with tempfile.TemporaryDirectory(prefix="lookback-verify-") as folder:
             for number, situation in enumerate(found_situations, start=1):

@@ -25,6 +25,8 @@ from pyclingo_bridge.cli import main
 from pyclingo_bridge.edition_diff import DIFFER, INCOMPLETE, SAME, SAME_OUTCOMES_OTHER_RULES, diff_editions
 from pyclingo_bridge.outcome_text import diff_text
 from pyclingo_bridge.rule_texts import RULE_TEXTS
+from pyclingo_bridge.distributed import ShardedRun, ShardRun
+from pyclingo_bridge.shards import Shard
 
 SCENARIOS = resources.scenarios_dir()
 SEED_2006 = SCENARIOS / "seed_410_10d_wipe_2006.lp"
@@ -229,9 +231,10 @@ def test_a_generation_cut_short_says_other_situations_were_not_compared(monkeypa
     summary must not read as if every situation within the bounds had been compared (exit 3)."""
     same = diff_editions(load_scenario(str(SCENARIOS / "seed_603_10a_wipe.lp")))
 
-    def one_then_out_of_time(bounds, *, limit=None, timeout=None, progress=None, state=None, driver="unrolled"):
-        yield "% the situation\n", same
-        state.cut_short = True
+    def one_then_out_of_time(bounds, **_options):
+        shard = Shard(0, ("innocent_blood",))
+        found = edition_diff.ShardDiffs((("% the situation\n", same),), cut_short=True)
+        return edition_diff.GeneratedDiffs(found.found, ShardedRun([ShardRun(shard, found, 1.0, 1.0)], planned=1))
 
     monkeypatch.setattr(edition_diff, "diff_generated", one_then_out_of_time)
     # the stand-in lives in this process: run the guarded job here, not in the guard's child

@@ -1,0 +1,189 @@
+"""Sharded searches (issue 22): the shards partition the situations, a search in shards gives the
+same report here and on a local Dask cluster of two workers, a worker that dies is replaced, a
+checkpoint resumes a run, and bad input (a foreign or tampered checkpoint, workers without Dask)
+is said clearly."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pyclingo_bridge import checkpoint as checkpoint_module
+from pyclingo_bridge import distributed
+from pyclingo_bridge import shards as shards_module
+from pyclingo_bridge.cli import main
+from pyclingo_bridge.distributed import DistributedError, run_shards
+from pyclingo_bridge.generate import PERFORMABLE, Bounds, Grounding, scenario_text, situations
+from pyclingo_bridge.shards import Shard, fixed_names, plan, shard_bounds
+
+#: a few seconds of situations: one player, two of two cards, two zones (19 situations; one differs,
+#: Innocent Blood cast with Mayhem Devil in play: tests/test_diff.py)
+DIFF_BOUNDS = ["--players", "1", "--pieces", "2", "--cards", "mayhem_devil,innocent_blood",
+               "--zones", "battlefield,hand", "--actions", "1", "--max-damage", "0"]
+#: verify bounds with a planted invariant that some situation violates
+VERIFY_BOUNDS = ["--players", "1", "--pieces", "2", "--cards", "grizzly_bears,murder", "--zones", "battlefield,hand",
+                 "--max-damage", "0", "--steps", "4"]
+PLANTED = "% a creature is never put into a graveyard (false: Murder does it)\n" \
+          "violation(planted_no_death(O), T) :- holds(in_zone(O, graveyard), T), step(T), T > 0, " \
+          "holds(in_zone(O, graveyard), T), not holds(in_zone(O, graveyard), T - 1).\n"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def _texts(bounds: Bounds, program: str = PERFORMABLE) -> list[str]:
+    return [scenario_text(atoms) for atoms in situations(Grounding(bounds, program=program))]
+
+
+def test_plan_orders_shards_by_size_then_names() -> None:
+    shards = plan(Bounds(pieces=2, cards=("murder", "grizzly_bears")))
+    assert [s.names for s in shards] == [("grizzly_bears",), ("murder",), ("grizzly_bears", "grizzly_bears"),
+                                         ("grizzly_bears", "murder"), ("murder", "murder")]
+    assert [s.index for s in shards] == list(range(5))
+    assert fixed_names(shards[3]) == (":- not gen_name(1, grizzly_bears).\n:- not gen_name(2, murder).\n"
+                                      ":- gen_used(3).\n")
+    deeper = plan(Bounds(pieces=3))  # the default pool of five cards
+    # five names alone are fewer than MIN_SHARDS: two names fixed, the 5 lists of one card exact, the
+    # 15 of two a prefix, with any third piece sorted after them
+    assert len(deeper) == 20 >= shards_module.MIN_SHARDS and [s.exact for s in deeper] == [True] * 5 + [False] * 15
+    assert deeper[6].names == ("blood_artist", "endless_cockroaches")
+    assert fixed_names(deeper[-1]) == (":- not gen_name(1, soul_warden).\n:- not gen_name(2, soul_warden).\n"
+                                       ":- not gen_used(2).\n")
+    prefix = next(s for s in deeper if s.names == ("blood_artist", "grizzly_bears"))
+    assert shard_bounds(Bounds(pieces=3), prefix).cards == ("blood_artist", "grizzly_bears", "murder", "soul_warden")
+
+
+@pytest.mark.parametrize("min_shards", [16, 2])  # every list exact (depth 2), or the first card fixed (depth 1)
+def test_shards_partition_the_situations(monkeypatch, min_shards: int) -> None:
+    """Every situation of the whole generation is in exactly one shard (generate.lp sorts pieces by
+    name first, so a situation's slots name its sorted cards)."""
+    monkeypatch.setattr(shards_module, "MIN_SHARDS", min_shards)
+    bounds = Bounds(players=1, pieces=2, cards=("grizzly_bears", "murder", "soul_warden"),
+                    zones=("battlefield", "hand"), max_damage=0)
+    shards = plan(bounds)
+    assert len(shards) == (9 if min_shards == 16 else 3) and all(s.exact for s in shards) == (min_shards == 16)
+    whole = _texts(bounds)
+    parts = [_texts(shard_bounds(bounds, s), PERFORMABLE + fixed_names(s)) for s in shards]
+    assert sum(len(p) for p in parts) == len(whole) > 20
+    assert sorted(t for p in parts for t in p) == sorted(whole)
+    assert all(parts)
+
+
+def _diffs(output: str) -> list:
+    data = json.loads(output)
+    return data["diffs"]
+
+
+@pytest.mark.slow  # a local Dask cluster and every situation diffed twice (about 20 s)
+def test_diff_generate_same_report_on_two_workers() -> None:
+    here = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress")
+    there = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress", "--workers", "2")
+    assert here.exit_code == there.exit_code == 1, (here.output, there.output)  # a situation differs
+    assert _diffs(here.output) == _diffs(there.output)
+    assert sum(d["status"] == "DIFFERS" for d in _diffs(there.output)) == 1 and len(_diffs(there.output)) == 19
+    shards = json.loads(there.output)["shards"]
+    assert shards["where"] == "2 local worker process(es)" and shards["finished"] == shards["planned"] == 5
+    assert "shards" not in json.loads(here.output)  # said only when asked for: the timings differ run to run
+    text = invoke("diff", "--generate", *DIFF_BOUNDS, "--no-progress", "--workers", "2").output
+    assert "shards: 5 shard(s) run in 2 local worker process(es):" in text and " s median, " in text
+
+
+@pytest.mark.slow  # three verify runs, one on a local Dask cluster (about 30 s)
+def test_verify_same_report_on_two_workers_with_a_planted_counterexample(tmp_path: Path) -> None:
+    planted = tmp_path / "planted.lp"
+    planted.write_text(PLANTED)
+    one_call = json.loads(invoke("verify", *VERIFY_BOUNDS, "--with", str(planted), "--json", "--no-progress").output)
+    here = invoke("verify", *VERIFY_BOUNDS, "--with", str(planted), "--json", "--no-progress", "--workers", "1")
+    there = invoke("verify", *VERIFY_BOUNDS, "--with", str(planted), "--json", "--no-progress", "--workers", "2")
+    assert here.exit_code == there.exit_code == 1, (here.output, there.output)
+    a, b = json.loads(here.output), json.loads(there.output)
+    for key in ("verdicts", "counterexamples", "horizon_check", "no_counterexample", "cut_short"):
+        assert a[key] == b[key], key
+    # the same verdicts as the one-call search (its witness may be another line)
+    assert [(x["invariant"], x["status"]) for x in a["verdicts"]] == \
+           [(x["invariant"], x["status"]) for x in one_call["verdicts"]]
+    status = {x["invariant"]: x["status"] for x in a["verdicts"]}
+    assert status["planted_no_death"] == "refuted" and list(status.values()).count("refuted") == 1
+    assert "murder" in a["counterexamples"][0]["scenario"]
+
+
+def _die_once(marker: str, shard: Shard) -> tuple[str, ...]:
+    """A job whose worker dies the first time it runs shard 1 (the marker file remembers it)."""
+    if shard.index == 1 and not os.path.exists(marker):
+        Path(marker).write_text("died")
+        os._exit(1)
+    return shard.names
+
+
+def _always_die(shard: Shard) -> tuple[str, ...]:
+    if shard.index == 0:
+        os._exit(1)
+    return shard.names
+
+
+@pytest.mark.slow  # local Dask clusters, a worker killed four times (about 20 s)
+def test_a_dying_worker_is_replaced_then_its_shard_fails(tmp_path: Path) -> None:
+    import functools
+
+    import cloudpickle
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this test module
+    shards = plan(Bounds(pieces=1, cards=("grizzly_bears", "murder", "soul_warden")))
+    same = run_shards(functools.partial(_die_once, str(tmp_path / "died")), shards, fingerprint=lambda: "x",
+                      workers=2)
+    assert (tmp_path / "died").exists()  # the worker did die once
+    assert same.complete and [r.result for r in same.runs] == [s.names for s in shards]
+    failed = run_shards(_always_die, shards, fingerprint=lambda: "x", workers=2)
+    assert not failed.complete and [r.shard.index for r in failed.failed] == [0]
+    assert failed.failed[0].failed == f"its worker died {distributed.RETRIES + 1} times while running it"
+    assert [r.result for r in failed.runs if not r.failed] == [s.names for s in shards[1:]]
+
+
+def test_a_checkpoint_resumes_a_run_with_the_same_report(tmp_path: Path) -> None:
+    """A run's checkpoint, cut after two shards as by a crash (the last line half written): the same
+    command skips them and reports what the whole run reports."""
+    file = tmp_path / "run.ckpt"
+    whole = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress", "--checkpoint", str(file))
+    lines = file.read_text().splitlines(keepends=True)
+    assert len(lines) == 1 + 5 and json.loads(lines[0])["run"]["command"] == "diff --generate"
+    file.write_text("".join(lines[:3]) + lines[3][:40])  # two shards kept, the third cut off
+    resumed = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress", "--checkpoint", str(file))
+    assert resumed.exit_code == whole.exit_code == 1
+    assert _diffs(resumed.output) == _diffs(whole.output)
+    assert json.loads(resumed.output)["shards"]["from_checkpoint"] == 2
+    assert len(file.read_text().splitlines()) == 1 + 5  # the cut line dropped, the three shards recorded
+    again = invoke("diff", "--generate", *DIFF_BOUNDS, "--no-progress", "--checkpoint", str(file))
+    assert "no shard run; 5 from the checkpoint" in again.output
+
+
+def test_a_checkpoint_of_another_run_or_tampered_is_refused(tmp_path: Path) -> None:
+    file = tmp_path / "run.ckpt"
+    assert invoke("diff", "--generate", *DIFF_BOUNDS[:-2], "--max-damage", "0", "--checkpoint", str(file),
+                  "--no-progress", "--pieces", "1").exit_code in (0, 1)
+    other = invoke("diff", "--generate", *DIFF_BOUNDS, "--no-progress", "--checkpoint", str(file))
+    assert other.exit_code == 2 and f"{file}:1:" in other.output and "checkpoint of another run" in other.output
+    assert "Traceback" not in other.output
+    # a stored answer that would build something else than the bridge's results
+    lines = file.read_text().splitlines()
+    row = json.loads(lines[1])
+    row["result"] = checkpoint_module.encode(os.getcwd)  # pickled by reference: os.getcwd
+    file.write_text("\n".join([lines[0], json.dumps(row)] + lines[2:]) + "\n")
+    bad = invoke("diff", "--generate", *DIFF_BOUNDS[:-2], "--max-damage", "0", "--checkpoint", str(file),
+                 "--no-progress", "--pieces", "1")
+    assert bad.exit_code == 2 and f"{file}:2:" in bad.output and "may not hold posix.getcwd" in bad.output
+
+
+def test_workers_without_dask_say_how_to_install(monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    with pytest.raises(DistributedError, match=r"pip install 'lookback\[distributed\]'"):
+        distributed._client(2, None)
+
+
+def test_shard_options_need_generate() -> None:
+    result = invoke("diff", "--workers", "2", "--no-progress")
+    assert result.exit_code == 2 and "use them with --generate" in result.output
