@@ -389,6 +389,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--explorer", action="store_true",
                     help="the explorer's targets of issue 18 (benchmarks/explorer_targets.py); with --docs, only "
                          "that section of docs/performance.md is rewritten (--timeout: seconds per case, default 60)")
+    ap.add_argument("--scale-out", action="store_true",
+                    help="sharded searches on 1 and 2 Dask workers, shard sizes, predictions for 16-256 workers and "
+                         "the scheduler under load (benchmarks/scale_out.py; --reps: runs of each, default 3)")
+    ap.add_argument("--scale-out-docs", nargs="?", const="", default=None, metavar="PATH",
+                    help="with --scale-out: write the measurement into PATH (default docs/scale-out.md)")
     ap.add_argument("--fuzz-summary", default=None, metavar="PATH",
                     help="the figures of the cases a --fuzz-log holds (of a run stopped early), without running any")
     a = ap.parse_args(argv)
@@ -400,6 +405,17 @@ def main(argv: list[str] | None = None) -> int:
         timeout = a.timeout if "--timeout" in (argv if argv is not None else sys.argv[1:]) else 10.0
         docs = str(ROOT / "docs" / "reliability.md") if a.docs == str(ROOT / "docs" / "performance.md") else a.docs
         return fuzz_main(a.fuzz, timeout, a.max_memory, a.workers, docs, command, a.fuzz_log, a.fuzz_summary)
+
+    if a.scale_out:
+        from . import scale_out
+        found = scale_out.measure(a.reps or 3)
+        if a.json:
+            print(json.dumps(found, indent=2, default=str))
+        else:
+            print(scale_out.markdown(found, command))
+        if a.scale_out_docs is not None:
+            scale_out.update_docs(Path(a.scale_out_docs or scale_out.default_docs()), found, command)
+        return 0
 
     if a.explorer:
         from . import explorer_targets

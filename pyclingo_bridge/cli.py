@@ -306,10 +306,16 @@ def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, fmt: 
               help="Print one witness line of play (its timeline) for each outcome.")
 @_DRIVER
 @_PROGRESS
+@click.option("--workers", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --driver steps: expand each large frontier of states on a local Dask cluster of N "
+                   "worker processes (needs lookback[distributed]).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="With --driver steps: expand each large frontier on the Dask cluster of this scheduler.")
 @_card_options
 @_interruptible
 def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
                       max_memory: int | None, all_orders: bool, witnesses: bool, driver: str, progress: bool,
+                      workers: int | None, scheduler: str | None,
                       card_dirs: tuple[str, ...], override_cards: bool) -> None:
     """Every distinct outcome of SCENARIO, how many lines of play lead to each, and one witness line each.
     SCENARIO - reads the scenario from stdin."""
@@ -317,10 +323,12 @@ def enumerate_command(scenario: str, edition: str | None, as_json: bool, limit: 
     library = _library(card_dirs, override_cards)
     if driver == "steps" and limit:
         _bad_input("--limit: not available with --driver steps (it counts every line through the merged states)", as_json)
+    if (workers or scheduler) and driver != "steps":
+        _bad_input("--workers and --scheduler expand the explorer's frontiers: use them with --driver steps", as_json)
     source = _source(scenario, as_json)
     output = _in_guard(source.job(jobs.enumerate_output), source.name, edition, as_json, limit, timeout, all_orders,
-                       witnesses, library, driver, timeout=timeout, max_memory=max_memory, subject=source.name,
-                       as_json=as_json, progress=ProgressLine(progress))
+                       witnesses, library, driver, workers, scheduler, timeout=timeout, max_memory=max_memory,
+                       subject=source.name, as_json=as_json, progress=ProgressLine(progress))
     _print(output)
 
 

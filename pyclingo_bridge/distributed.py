@@ -88,7 +88,10 @@ class ShardedRun:
                 "failed": [{"shard": r.shard.index + 1, "cards": list(r.shard.names), "reason": r.failed}
                            for r in self.failed],
                 "where": self.where, "cut_short": self.cut_short,
-                "seconds": {"min": min(ran), "median": statistics.median(ran), "max": max(ran)} if ran else None}
+                "seconds": {"min": min(ran), "median": statistics.median(ran), "max": max(ran)} if ran else None,
+                # each shard's wall and CPU seconds where it ran, in the plan's order
+                "each": [{"shard": r.shard.index + 1, "seconds": round(r.seconds, 3), "cpu": round(r.cpu, 3),
+                          "from_checkpoint": r.from_checkpoint} for r in self.runs if not r.failed]}
 
 
 def _timed(job: Callable[[Shard], Any], shard: Shard, fingerprint: Callable[[], str]) -> tuple[str, Any, float, float]:
@@ -169,7 +172,7 @@ def _client(workers: int | None, scheduler: str | None):
                                f"running on several workers needs Dask: {INSTALL}") from None
     if scheduler is not None:
         try:
-            return Client(scheduler, timeout=10), None
+            return Client(scheduler, timeout=5), None
         except OSError as error:
             raise DistributedError(Location("--scheduler"), f"cannot reach the Dask scheduler at {scheduler} "
                                                             f"({error})") from None

@@ -44,6 +44,7 @@ from .errors import HorizonError, Location
 from .progress import Progress
 from .scenario import Scenario
 from .step_program import StepProgram
+from .explorer_shards import MIN_STATES
 from .step_state import STATE_PREDICATES, State, state_facts
 
 #: outcome/1 atoms that record the line's history, not the final state (checks/outcomes.lp)
@@ -297,17 +298,20 @@ def first_line_states(scenario: Scenario, steps: int,
 def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
             max_steps: int | None = None, options: tuple[str, ...] = (),
             progress: Callable[[Progress], None] | None = None, watch: Watch = Watch(), limit: int = 0,
-            bound: int | None = None, extra_files: tuple[str, ...] = ()) -> Exploration:
+            bound: int | None = None, extra_files: tuple[str, ...] = (), workers: int | None = None,
+            scheduler: str | None = None) -> Exploration:
     """_explore, with the rounds of token creation grown as the unrolled program grows them
     (engine.grow_rounds): a line of play that created more tokens than counted (its outcome or
     history has violation(token_cap(...))) explores the game again with twice as many, unless the
-    rounds are given (token_rounds/1, -c token_rounds=R)."""
+    rounds are given (token_rounds/1, -c token_rounds=R). workers, scheduler: large frontiers expanded
+    on Dask workers (explorer_shards.py), with the same result."""
     started = time.monotonic()
     rounds = None if token_rounds_fixed(scenario, options) else 1
     while True:
         left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
         x = _explore(scenario, edition, timeout=left, max_steps=max_steps, options=options + rounds_options(rounds),
-                     progress=progress, watch=watch, limit=limit, bound=bound, extra_files=extra_files)
+                     progress=progress, watch=watch, limit=limit, bound=bound, extra_files=extra_files,
+                     workers=workers, scheduler=scheduler)
         over = any(o.startswith(TOKEN_CAP) for e in x.endings.values() for o in e.outcome) or \
             any(h.startswith(tuple("outcome(" + c for c in TOKEN_CAP)) for n in x.open for h in n.history)
         if not over or x.cut_short == TIMEOUT or grow_rounds(rounds) is None:
@@ -319,7 +323,26 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
              max_steps: int | None = None, options: tuple[str, ...] = (),
              progress: Callable[[Progress], None] | None = None,
              watch: Watch = Watch(), limit: int = 0, bound: int | None = None,
-             extra_files: tuple[str, ...] = ()) -> Exploration:
+             extra_files: tuple[str, ...] = (), workers: int | None = None,
+             scheduler: str | None = None) -> Exploration:
+    """_explore_with (below), on Dask workers when asked (explorer_shards.py)."""
+    if (workers or 1) <= 1 and scheduler is None:
+        return _explore_with(None, scenario, edition, timeout=timeout, max_steps=max_steps, options=options,
+                             progress=progress, watch=watch, limit=limit, bound=bound, extra_files=extra_files)
+    from .explorer_shards import Expander
+
+    args = (*options, "-c", f"edition={edition}") if edition is not None else options
+    files = [*resources.encoding_files(scenario.card_files), *map(Path, extra_files)]
+    with Expander(files, scenario.program, args, workers, scheduler) as expander:
+        return _explore_with(expander, scenario, edition, timeout=timeout, max_steps=max_steps, options=options,
+                             progress=progress, watch=watch, limit=limit, bound=bound, extra_files=extra_files)
+
+
+def _explore_with(expander, scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
+                  max_steps: int | None = None, options: tuple[str, ...] = (),
+                  progress: Callable[[Progress], None] | None = None,
+                  watch: Watch = Watch(), limit: int = 0, bound: int | None = None,
+                  extra_files: tuple[str, ...] = ()) -> Exploration:
     """Every line of play of the scenario, one step at a time, merged by node (module docstring);
     watch: the expected atoms a node carries (Watch; none: lines merged by state and history alone).
     The time limit is checked before each step is ground: a step that
@@ -328,7 +351,8 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
     explore, or a line ends in another, the result is cut short (enumeration.LIMIT). bound: explore
     steps 1..bound only, as the unrolled program at that horizon (`lookback verify`): the lines
     still running after it are kept in `open`. extra_files: encoding files added to the rules
-    (rules under test, invariants: `verify --with`)."""
+    (rules under test, invariants: `verify --with`). expander: expands a frontier of at least
+    explorer_shards.MIN_STATES states elsewhere (explorer_shards.Expander), or None."""
     started = time.monotonic()
     if max_steps is None:  # the steps the script needs (as the unrolled program first counts them), then as
         # many as the unrolled program's largest horizon for the triggers: a longer game is a loop
@@ -381,6 +405,14 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
                      t))
         result.frontier_sizes.append(len(frontier))
         following: dict[tuple, Node] = {}
+        # a large frontier is expanded on the workers, its answers used below in the frontier's order
+        expanded = None
+        if expander is not None and len(frontier) >= MIN_STATES and not (
+                timeout is not None and time.monotonic() - started + longest >= timeout):
+            began = time.monotonic()
+            expanded = iter(expander(t, [(node.state, node.world) for node in frontier.values()]))
+            result.groundings += len(frontier)
+            longest = max(longest, (time.monotonic() - began) / len(frontier))
         k = min(stride, MAX_WINDOW, max_steps - t, (bound - t) if bound is not None else MAX_WINDOW,
                 _actions_left(scenario, next(iter(frontier.values())).state)) if len(frontier) == 1 else 1
         for node in frontier.values():
@@ -394,7 +426,9 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
                 return result
             began = time.monotonic()
             models, branched = None, False
-            while models is None:
+            if expanded is not None:
+                read = next(expanded)
+            while models is None and expanded is None:
                 ctl = program.control(t, state_facts(node.state, t) + STATE_SHOWN, world=node.world, horizon=t + k)
                 ctl.ground([("base", [])])
                 result.groundings += 1
@@ -402,7 +436,8 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
                 models, k = _window(ctl, t, k)
                 result.retries += models is None
                 branched |= models is None and k == 1 and tried > 1
-            read = [_read(shown) for shown in models]
+            if expanded is None:
+                read = [_read(shown) for shown in models]
             if branched:  # the game branches near here: one step at a time for two steps more
                 stride, calm = 1, -1
             elif len(frontier) == 1 and len(models) == 1 and len(ctl.symbolic_atoms) <= WINDOW_ATOMS * k \
@@ -498,7 +533,8 @@ def idle_steps(program: StepProgram, state: State, t: int, last: int, world: int
 
 def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float | None = None,
                        all_orders: bool = False, progress: Callable[[Progress], None] | None = None,
-                       options: tuple[str, ...] = (), limit: int = 0):
+                       options: tuple[str, ...] = (), limit: int = 0, workers: int | None = None,
+                       scheduler: str | None = None):
     """`lookback enumerate --driver steps` (and `diff --driver steps`): the explorer's outcomes as an
     Enumeration (enumeration.py), lines of play counted as `enumerate` counts them (interchangeable
     triggers' orders once, unless all_orders). Cut short by the time limit or by `limit` distinct
@@ -511,7 +547,8 @@ def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeou
 
     started = time.monotonic()
     options = options + (() if all_orders else ("-c", "identical_orders=one", "-c", "batches=on"))
-    x = explore(scenario, edition, timeout=timeout, options=options, progress=progress, limit=limit)
+    x = explore(scenario, edition, timeout=timeout, options=options, progress=progress, limit=limit,
+                workers=workers, scheduler=scheduler)
     exact = x.cut_short is None
     outcomes = tuple(Outcome(e.outcome, e.lines, exact, x.witness(e))
                      for e in sorted(x.endings.values(), key=lambda e: e.outcome))

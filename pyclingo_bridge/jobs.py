@@ -243,8 +243,10 @@ class Output(NamedTuple):
 
 def enumerate_output(path: str, edition: str | None, as_json: bool, limit: int, timeout: float | None,
                      all_orders: bool, witnesses: bool, library: CardLibrary | None = None,
-                     driver: str = "unrolled", *, text: str | None = None) -> Output:
-    """The whole output of `lookback enumerate` (driver: unrolled, engine.py; or steps, explorer.py)."""
+                     driver: str = "unrolled", workers: int | None = None, scheduler: str | None = None, *,
+                     text: str | None = None) -> Output:
+    """The whole output of `lookback enumerate` (driver: unrolled, engine.py; or steps, explorer.py,
+    its large frontiers expanded on Dask workers when asked: explorer_shards.py)."""
     from .enumeration import enumerate_outcomes
     from .explorer import enumerate_by_steps
     from .outcome_text import enumeration_json, enumeration_text
@@ -253,7 +255,8 @@ def enumerate_output(path: str, edition: str | None, as_json: bool, limit: int, 
     scenario = load_scenario(path, library=library, text=text)
     if driver == "steps":
         result = enumerate_by_steps(scenario, edition=edition, timeout=time_left(timeout, started),
-                                    all_orders=all_orders, progress=guard.progress)
+                                    all_orders=all_orders, progress=guard.progress, workers=workers,
+                                    scheduler=scheduler)
     else:
         result = enumerate_outcomes(scenario, edition=edition, limit=limit, timeout=time_left(timeout, started),
                                     all_orders=all_orders, progress=guard.progress)

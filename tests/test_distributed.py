@@ -33,6 +33,16 @@ PLANTED = "% a creature is never put into a graveyard (false: Murder does it)\n"
           "holds(in_zone(O, graveyard), T), not holds(in_zone(O, graveyard), T - 1).\n"
 
 
+#: three watchers of alice (each "whenever a creature dies"), her two bears, bob's wipe
+SIX_TRIGGERS = ("player(alice, 1). player(bob, 2). active_player(alice).\n"
+                 "card(artifact, cr_example_artifact, alice). init_zone(artifact, battlefield).\n"
+                 "card(bastion, bastion_of_remembrance, alice). init_zone(bastion, battlefield).\n"
+                 "card(prophecy, dark_prophecy, alice). init_zone(prophecy, battlefield).\n"
+                 + "".join(f"card(g{i}, grizzly_bears, alice). init_zone(g{i}, battlefield).\n" for i in range(2))
+                 + "".join(f"card(l{i}, grizzly_bears, alice). init_zone(l{i}, library).\n" for i in range(3))
+                 + "card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).\n")
+
+
 def invoke(*args: str):
     return CliRunner().invoke(main, list(args))
 
@@ -187,3 +197,69 @@ def test_workers_without_dask_say_how_to_install(monkeypatch) -> None:
 def test_shard_options_need_generate() -> None:
     result = invoke("diff", "--workers", "2", "--no-progress")
     assert result.exit_code == 2 and "use them with --generate" in result.output
+
+
+@pytest.mark.slow  # a Dask scheduler and two workers started as a user starts them (about 20 s)
+def test_an_existing_cluster_gives_the_same_report(tmp_path: Path) -> None:
+    """`dask scheduler` and `dask worker` started by hand (as dask-jobqueue or dask-kubernetes start
+    them), then `--scheduler ADDRESS`: the report of the run in this process."""
+    import shutil
+    import subprocess
+    import time
+
+    dask = shutil.which("dask", path=str(Path(sys.executable).parent)) or shutil.which("dask")
+    assert dask is not None, "the distributed extra installs the dask command"
+    address_file = tmp_path / "scheduler.json"
+    env = dict(os.environ, DASK_LOGGING__DISTRIBUTED="error")
+    scheduler = subprocess.Popen([dask, "scheduler", "--port", "0", "--no-dashboard", "--scheduler-file",
+                                  str(address_file)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        for _ in range(100):
+            if address_file.exists() and address_file.stat().st_size:
+                break
+            time.sleep(0.1)
+        address = json.loads(address_file.read_text())["address"]
+        worker = subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        here = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress")
+        there = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress", "--scheduler", address)
+        assert here.exit_code == there.exit_code == 1, there.output
+        assert _diffs(here.output) == _diffs(there.output)
+        assert json.loads(there.output)["shards"]["where"].endswith(f"worker(s) of {address}")
+    finally:
+        for process in (worker, scheduler):
+            if process is not None:
+                process.terminate()
+                process.wait(timeout=30)
+
+
+@pytest.mark.slow  # the client gives up on the address after 5 s
+def test_an_unreachable_scheduler_is_said_clearly() -> None:
+    result = invoke("diff", "--generate", *DIFF_BOUNDS, "--no-progress", "--scheduler", "tcp://127.0.0.1:9",
+                    "--timeout", "30")
+    assert result.exit_code == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.slow  # an exploration here and on a local Dask cluster (about 30 s)
+def test_an_exploration_on_two_workers_gives_the_same_outcomes_counts_and_witnesses(tmp_path: Path) -> None:
+    """Three different "whenever a creature dies" watchers of alice, her two bears, one wipe: the
+    bears' six triggers in 6! / (2! 2! 2!) = 90 orders (each watcher's two interchangeable, CR
+    603.3b), every order a state after the step that stacks them; explored with its frontiers of up
+    to 90 states cut by state hash between two workers: the outcomes, the exact counts and the
+    witness lines of the run in one process."""
+    from pyclingo_bridge.explorer import explore
+    from pyclingo_bridge.explorer_shards import MIN_STATES
+    from pyclingo_bridge.scenario import load_scenario
+
+    path = tmp_path / "six.lp"
+    path.write_text(SIX_TRIGGERS)
+    options = ("-c", "identical_orders=one")  # every order a state: frontiers of hundreds of states
+    here = explore(load_scenario(str(path)), options=options)
+    there = explore(load_scenario(str(path)), options=options, workers=2)
+    assert max(here.frontier_sizes) >= MIN_STATES  # some frontier did go to the workers
+    assert here.lines == there.lines == 90 and here.outcomes == there.outcomes
+    assert {e.outcome: e.lines for e in here.endings.values()} == {e.outcome: e.lines for e in there.endings.values()}
+    assert [here.witness(e) for e in here.endings.values()] == [there.witness(e) for e in there.endings.values()]
+    assert here.frontier_sizes == there.frontier_sizes
