@@ -126,7 +126,7 @@ def run_shards(job: Callable[[Shard], Any], shards: tuple[Shard, ...], *, finger
         say(Progress(f"{len(finished)}/{len(shards)} shards" + (f", {describe(ordered)}" if describe(ordered) else ""),
                      len(finished), len(shards), "shards"))
 
-    if (workers or 1) > 1 or scheduler is not None:
+    if todo and ((workers or 1) > 1 or scheduler is not None):
         run.where = _on_dask(job, todo, fingerprint, expected, workers, scheduler, deadline, arrived, run)
     else:
         for shard in todo:

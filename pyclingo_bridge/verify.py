@@ -449,7 +449,11 @@ def render(report: Report) -> str:
              f"searched in {report.solve_seconds:.1f} s"]
     counts = {status: sum(v.status == status for v in report.verdicts)
               for status in (REFUTED, BOUNDED, EVERY_HORIZON, NOT_EXERCISED, UNDECIDED)}
-    if report.cut_short:
+    failed = report.shards.failed if report.shards is not None else []
+    if report.cut_short and failed:
+        lines.append(f"NO CONCLUSION: {len(failed)} shard(s) failed (below); "
+                     f"{counts[UNDECIDED]} invariant(s) not settled")
+    elif report.cut_short:
         lines.append("NO CONCLUSION: the search was cut short by --timeout; "
                      f"{counts[UNDECIDED]} invariant(s) not settled")
     elif report.counterexamples:

@@ -154,15 +154,18 @@ def test_a_dying_worker_is_replaced_then_its_shard_fails(tmp_path: Path) -> None
     assert [r.result for r in failed.runs if not r.failed] == [s.names for s in shards[1:]]
 
 
-def test_a_checkpoint_resumes_a_run_with_the_same_report(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [[], pytest.param(["--workers", "2"], marks=pytest.mark.slow)],
+                         ids=["here", "on-2-workers"])
+def test_a_checkpoint_resumes_a_run_with_the_same_report(tmp_path: Path, workers: list[str]) -> None:
     """A run's checkpoint, cut after two shards as by a crash (the last line half written): the same
-    command skips them and reports what the whole run reports."""
+    command (here, or on a local cluster) skips them and reports what the whole run reports."""
     file = tmp_path / "run.ckpt"
     whole = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress", "--checkpoint", str(file))
     lines = file.read_text().splitlines(keepends=True)
     assert len(lines) == 1 + 5 and json.loads(lines[0])["run"]["command"] == "diff --generate"
     file.write_text("".join(lines[:3]) + lines[3][:40])  # two shards kept, the third cut off
-    resumed = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress", "--checkpoint", str(file))
+    resumed = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress", "--checkpoint", str(file),
+                     *workers)
     assert resumed.exit_code == whole.exit_code == 1
     assert _diffs(resumed.output) == _diffs(whole.output)
     assert json.loads(resumed.output)["shards"]["from_checkpoint"] == 2
@@ -263,3 +266,25 @@ def test_an_exploration_on_two_workers_gives_the_same_outcomes_counts_and_witnes
     assert {e.outcome: e.lines for e in here.endings.values()} == {e.outcome: e.lines for e in there.endings.values()}
     assert [here.witness(e) for e in here.endings.values()] == [there.witness(e) for e in there.endings.values()]
     assert here.frontier_sizes == there.frontier_sizes
+
+
+def test_a_failed_shard_leaves_verify_without_a_conclusion() -> None:
+    """A shard that failed after its retries: the invariants are not settled, and the report says
+    why (not a time limit)."""
+    from pyclingo_bridge.distributed import ShardedRun, ShardRun
+    from pyclingo_bridge.verify import UNDECIDED, render
+    from pyclingo_bridge.verify_shards import ShardVerdicts, combine
+    from pyclingo_bridge import verify as v
+
+    bounds = Bounds(pieces=1, cards=("grizzly_bears", "murder"))
+    chosen = v.choose(("two_zones",), v.invariants())
+    shards = plan(bounds)
+    fine = ShardVerdicts({"two_zones": "violation(two_zones(obj(c1,0)),0)"}, (), True, None, 0.1, 0.1)
+    run = ShardedRun([ShardRun(shards[0], fine, 1.0, 1.0),
+                      ShardRun(shards[1], None, 0.0, 0.0, failed="its worker died 3 times while running it")],
+                     planned=2)
+    report = combine(bounds, chosen, run, horizon_check=False)
+    assert report.cut_short and [x.status for x in report.verdicts] == [UNDECIDED]
+    text = render(report)
+    assert "NO CONCLUSION: 1 shard(s) failed (below)" in text and "--timeout" not in text
+    assert "FAILED shard 2 (murder): its worker died 3 times while running it" in text
