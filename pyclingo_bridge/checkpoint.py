@@ -9,13 +9,15 @@ the crash is ignored (that shard runs again); any other line that cannot be read
 naming the file and the line.
 
 A shard's answer is stored pickled (base64), and read back with an unpickler that builds only the
-bridge's own result classes, clingo symbols (from their text) and plain Python values: a checkpoint
-file cannot make the command run anything else.
+bridge's own data classes (dataclasses, named tuples and errors: constructors that only keep what
+they are given), clingo symbols (from their text), paths and plain Python values: a checkpoint file
+cannot make the command call any other function.
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import io
 import json
 import os
@@ -30,7 +32,7 @@ FORMAT = 1
 
 #: the plain values a stored answer may hold besides the bridge's classes
 _SAFE = {("builtins", name) for name in ("set", "frozenset", "tuple", "list", "dict", "str", "int", "float",
-                                         "bool", "bytes", "complex", "getattr")}
+                                         "bool", "bytes", "complex")}
 _SAFE |= {("clingo.symbol", "parse_term"), ("pathlib", "PosixPath"), ("pathlib", "WindowsPath"),
           ("pathlib", "Path"), ("collections", "OrderedDict"), ("copyreg", "_reconstructor")}
 
@@ -41,8 +43,12 @@ class CheckpointError(LookbackError):
 
 class _Unpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
-        if module.split(".")[0] == "pyclingo_bridge" or (module, name) in _SAFE:
+        if (module, name) in _SAFE:
             return super().find_class(module, name)
+        if module.split(".")[0] == "pyclingo_bridge":
+            found = super().find_class(module, name)
+            if isinstance(found, type) and (dataclasses.is_dataclass(found) or issubclass(found, (tuple, LookbackError))):
+                return found
         raise pickle.UnpicklingError(f"a checkpoint may not hold {module}.{name}")
 
 

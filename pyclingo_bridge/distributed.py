@@ -73,16 +73,20 @@ class ShardedRun:
     def complete(self) -> bool:
         return not self.cut_short and not self.failed and len(self.runs) == self.planned
 
+    def _ran(self) -> list[float]:
+        """The wall seconds of the shards run (not failed, not from the checkpoint)."""
+        return [r.seconds for r in self.runs if not r.failed and not r.from_checkpoint]
+
     def times(self) -> str:
         """The shards' wall seconds where they ran, min, median and max (the imbalance shows)."""
-        ran = [r.seconds for r in self.runs if not r.failed and not r.from_checkpoint]
+        ran = self._ran()
         stored = sum(r.from_checkpoint for r in self.runs)
         text = (f"{len(ran)} shard(s) run in {self.where}: {min(ran):.2f} s min, {statistics.median(ran):.2f} s "
                 f"median, {max(ran):.2f} s max" if ran else "no shard run")
         return text + (f"; {stored} from the checkpoint" if stored else "")
 
     def summary(self) -> dict:
-        ran = [r.seconds for r in self.runs if not r.failed and not r.from_checkpoint]
+        ran = self._ran()
         return {"planned": self.planned, "finished": sum(not r.failed for r in self.runs),
                 "from_checkpoint": sum(r.from_checkpoint for r in self.runs),
                 "failed": [{"shard": r.shard.index + 1, "cards": list(r.shard.names), "reason": r.failed}
@@ -133,7 +137,7 @@ def run_shards(job: Callable[[Shard], Any], shards: tuple[Shard, ...], *, finger
             if deadline is not None and time.monotonic() >= deadline:
                 run.cut_short = True
                 break
-            _, result, seconds, cpu = _timed(job, shard, fingerprint)
+            _, result, seconds, cpu = _timed(job, shard, lambda: expected)  # here: the encodings read once
             arrived(ShardRun(shard, result, seconds, cpu))
     run.runs = [finished[i] for i in sorted(finished)]
     return run
@@ -162,7 +166,7 @@ def search_in_shards(bounds, job: Callable[[float | None], Callable[[Shard], Any
                       describe=describe, keep=keep)
 
 
-def _client(workers: int | None, scheduler: str | None):
+def dask_client(workers: int | None, scheduler: str | None):
     """A Dask client: of the cluster at `scheduler`, or of a new local cluster of `workers` processes."""
     try:
         import dask
@@ -195,7 +199,7 @@ def _on_dask(job, todo: list[Shard], fingerprint: Callable[[], str], expected: s
     """The shards as Dask tasks; returns where they ran, in words."""
     from distributed import wait
 
-    client, cluster = _client(workers, scheduler)
+    client, cluster = dask_client(workers, scheduler)
     try:
         where = (f"{len(client.scheduler_info(n_workers=-1)['workers'])} worker(s) of {scheduler}" if scheduler
                  else f"{workers} local worker process(es)")

@@ -40,11 +40,12 @@ from .decode import Trigger, decode
 from .enumeration import Enumeration, enumerate_outcomes
 from .errors import LookbackError
 from .distributed import ShardRun, ShardedRun, search_in_shards
-from .generate import PERFORMABLE, Bounds, Generation, Grounding, scenario_text, situations
+from .generate import PERFORMABLE, Bounds, Generation, scenario_text, situation_header, situations
 from .engine import TIMEOUT
 from .progress import Progress
 from .scenario import Scenario, load_scenario
-from .shards import Shard, fixed_names, shard_bounds
+from . import shards
+from .shards import Shard
 
 EDITIONS = ("2006", "current")
 DIFFER, SAME_OUTCOMES_OTHER_RULES, SAME, INCOMPLETE = ("DIFFERS", "SAME OUTCOME, DIFFERENT REASONING", "SAME",
@@ -200,13 +201,13 @@ def diff_shard(bounds: Bounds, shard: Shard, *, limit: int = 0, driver: str = "u
     stop_at: the wall-clock time (time.time(): the same on every machine of a cluster) at which the
     shard stops, cut short. A situation the engine cannot run (e.g. a game that never ends) gives
     its error."""
-    header = f"% Generated situation ({bounds.describe()})\n"
+    header = situation_header(bounds)
     state = Generation()
     left = (lambda: None) if stop_at is None else (lambda: max(0.0, stop_at - time.time()))
-    grounding = Grounding(shard_bounds(bounds, shard), program=PERFORMABLE + fixed_names(shard))
+    generator = shards.grounding(bounds, shard, PERFORMABLE)
     found: list[tuple[str, EditionDiff | LookbackError]] = []
     with tempfile.TemporaryDirectory(prefix="lookback-diff-") as folder:
-        for atoms in situations(grounding, timeout=left(), state=state):
+        for atoms in situations(generator, timeout=left(), state=state):
             text = scenario_text(atoms, header)
             path = Path(folder) / f"situation_{len(found) + 1}.lp"
             path.write_text(text)

@@ -325,24 +325,24 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
              watch: Watch = Watch(), limit: int = 0, bound: int | None = None,
              extra_files: tuple[str, ...] = (), workers: int | None = None,
              scheduler: str | None = None) -> Exploration:
-    """_explore_with (below), on Dask workers when asked (explorer_shards.py)."""
-    if (workers or 1) <= 1 and scheduler is None:
-        return _explore_with(None, scenario, edition, timeout=timeout, max_steps=max_steps, options=options,
-                             progress=progress, watch=watch, limit=limit, bound=bound, extra_files=extra_files)
-    from .explorer_shards import Expander
-
+    """_explore_with (below), its large frontiers on Dask workers when asked (explorer_shards.py).
+    extra_files: encoding files added to the rules (rules under test, invariants: `verify --with`)."""
     args = (*options, "-c", f"edition={edition}") if edition is not None else options
     files = [*resources.encoding_files(scenario.card_files), *map(Path, extra_files)]
+    if (workers or 1) <= 1 and scheduler is None:
+        return _explore_with(None, scenario, edition, files, args, timeout=timeout, max_steps=max_steps,
+                             progress=progress, watch=watch, limit=limit, bound=bound)
+    from .explorer_shards import Expander
+
     with Expander(files, scenario.program, args, workers, scheduler) as expander:
-        return _explore_with(expander, scenario, edition, timeout=timeout, max_steps=max_steps, options=options,
-                             progress=progress, watch=watch, limit=limit, bound=bound, extra_files=extra_files)
+        return _explore_with(expander, scenario, edition, files, args, timeout=timeout, max_steps=max_steps,
+                             progress=progress, watch=watch, limit=limit, bound=bound)
 
 
-def _explore_with(expander, scenario: Scenario, edition: str | None = None, *, timeout: float | None = None,
-                  max_steps: int | None = None, options: tuple[str, ...] = (),
+def _explore_with(expander, scenario: Scenario, edition: str | None, files: list[Path], args: tuple[str, ...], *,
+                  timeout: float | None = None, max_steps: int | None = None,
                   progress: Callable[[Progress], None] | None = None,
-                  watch: Watch = Watch(), limit: int = 0, bound: int | None = None,
-                  extra_files: tuple[str, ...] = ()) -> Exploration:
+                  watch: Watch = Watch(), limit: int = 0, bound: int | None = None) -> Exploration:
     """Every line of play of the scenario, one step at a time, merged by node (module docstring);
     watch: the expected atoms a node carries (Watch; none: lines merged by state and history alone).
     The time limit is checked before each step is ground: a step that
@@ -350,16 +350,14 @@ def _explore_with(expander, scenario: Scenario, edition: str | None = None, *, t
     short. limit: at most that many distinct outcomes; once they are found while lines are left to
     explore, or a line ends in another, the result is cut short (enumeration.LIMIT). bound: explore
     steps 1..bound only, as the unrolled program at that horizon (`lookback verify`): the lines
-    still running after it are kept in `open`. extra_files: encoding files added to the rules
-    (rules under test, invariants: `verify --with`). expander: expands a frontier of at least
-    explorer_shards.MIN_STATES states elsewhere (explorer_shards.Expander), or None."""
+    still running after it are kept in `open`. files, args: the encoding files and clingo options of
+    the step program. expander: expands a frontier of at least explorer_shards.MIN_STATES states
+    elsewhere (explorer_shards.Expander), or None."""
     started = time.monotonic()
     if max_steps is None:  # the steps the script needs (as the unrolled program first counts them), then as
         # many as the unrolled program's largest horizon for the triggers: a longer game is a loop
         max_steps = initial_horizon(scenario) + MAX_HORIZON
     say = progress or (lambda _text: None)
-    args = (*options, "-c", f"edition={edition}") if edition is not None else options
-    files = [*resources.encoding_files(scenario.card_files), *map(Path, extra_files)]
     program = StepProgram(files, scenario.program, args)
     result = Exploration(scenario, edition, program=program)
     frontier: dict[tuple, Node] = {}

@@ -64,10 +64,10 @@ class Expander:
 
     def __init__(self, files, scenario_program: str, options: tuple[str, ...], workers: int | None,
                  scheduler: str | None):
-        from .distributed import _client
+        from .distributed import dask_client
 
         self.spec = (tuple(str(f) for f in files), scenario_program, tuple(options))
-        self.client, self.cluster = _client(workers, scheduler)
+        self.client, self.cluster = dask_client(workers, scheduler)
         self.workers = max(1, workers or len(self.client.scheduler_info(n_workers=-1)["workers"]))
 
     def __enter__(self) -> "Expander":

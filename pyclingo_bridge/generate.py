@@ -210,9 +210,14 @@ def generate_situations(bounds: Bounds, *, timeout: float | None = None,
     Stops (without an error) after timeout seconds if given; `state.cut_short` then says so.
     """
     grounding = Grounding(bounds, program=PERFORMABLE)
-    header = f"% Generated situation ({bounds.describe()})\n"
+    header = situation_header(bounds)
     for atoms in situations(grounding, timeout=timeout, state=state):
         yield scenario_text(atoms, header)
+
+
+def situation_header(bounds: Bounds) -> str:
+    """The first line of a generated situation's scenario text: the bounds it was generated within."""
+    return f"% Generated situation ({bounds.describe()})\n"
 
 
 def situations(grounding: Grounding, *, timeout: float | None = None,

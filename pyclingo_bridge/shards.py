@@ -34,7 +34,7 @@ import itertools
 from dataclasses import dataclass
 
 from . import resources
-from .generate import Bounds
+from .generate import Bounds, Grounding
 
 
 #: the plan's depth is the smallest that gives at least this many shards (or the bounds' pieces)
@@ -91,6 +91,12 @@ def fixed_names(shard: Shard) -> str:
     else:
         rules.append(f":- not gen_used({k}).\n")
     return "".join(rules)
+
+
+def grounding(bounds: Bounds, shard: Shard, program: str = "", extra: tuple[str, ...] = ()) -> Grounding:
+    """The engine with the generator of the shard's situations (generate.Grounding): the pool cut to
+    its cards, its names fixed; program: more text for the generate part."""
+    return Grounding(shard_bounds(bounds, shard), program=program + fixed_names(shard), extra=extra)
 
 
 def fingerprint(bounds: Bounds) -> str:

@@ -293,9 +293,7 @@ def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ..
     grounding under both. progress: told each stage of the work as it begins."""
     say = progress or (lambda _update: None)
     bounds.check()
-    extra = read_encodings(encodings) + read_encodings(invariant_files)
-    known = invariants() + user_invariants(tuple(encodings), False) + user_invariants(tuple(invariant_files), True)
-    chosen = choose(names, known)
+    chosen, extra = chosen_and_files(names, encodings, invariant_files)
     start = time.monotonic()
     say(Progress("verify: grounding every situation within the bounds"))
     grounding = Grounding(bounds, program=_program(chosen), extra=extra)
@@ -312,24 +310,41 @@ def verify(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ..
     else:
         finished = _search(grounding, bounds, chosen, alive, counterexamples, deadline, say)
     solved = time.monotonic()
-    refuted = {name: v for cx in counterexamples for v in cx.violations for name in [_name(v.arguments[0])]}
+    refuted = {name: str(v) for cx in counterexamples for v in cx.violations for name in [_name(v.arguments[0])]}
     check = None
     if finished and alive and horizon_check:
         say(Progress("verify: checking that every line of play is over by the horizon"))
         check = _horizon_check(grounding, chosen, deadline)
-    verdicts = []
+    return Report(bounds, tuple(chosen), verdicts(chosen, refuted, derivable, finished, check, bounds.horizon),
+                  tuple(counterexamples), not finished, grounded - start, solved - grounded, check)
+
+
+def chosen_and_files(names: tuple[str, ...], encodings: tuple[str, ...],
+                     invariant_files: tuple[str, ...]) -> tuple[list[Invariant], tuple[str, ...]]:
+    """The invariants a search checks (the packaged ones and those of the user's files, or those
+    named) and the encoding files it adds (rules under test, then invariant files)."""
+    extra = read_encodings(encodings) + read_encodings(invariant_files)
+    known = invariants() + user_invariants(tuple(encodings), False) + user_invariants(tuple(invariant_files), True)
+    return choose(names, known), extra
+
+
+def verdicts(chosen: list[Invariant], refuted: dict[str, str], derivable: dict[str, str], finished: bool,
+             check: HorizonCheck | None, horizon: int) -> tuple[Verdict, ...]:
+    """One verdict an invariant, never more than was shown: refuted (the violation reached), not
+    exercised (no violation atom derivable), not settled (the search did not finish), or proven up
+    to the horizon, for every horizon if the check says every line is over."""
+    out = []
     for inv in chosen:
         if inv.name in refuted:
-            verdicts.append(Verdict(inv, REFUTED, str(refuted[inv.name])))
+            out.append(Verdict(inv, REFUTED, refuted[inv.name]))
         elif inv.name not in derivable:
-            verdicts.append(Verdict(inv, NOT_EXERCISED, f"no violation atom can be derived up to step {bounds.horizon}"))
+            out.append(Verdict(inv, NOT_EXERCISED, f"no violation atom can be derived up to step {horizon}"))
         elif not finished:
-            verdicts.append(Verdict(inv, UNDECIDED, f"e.g. {derivable[inv.name]} can be derived"))
+            out.append(Verdict(inv, UNDECIDED, f"e.g. {derivable[inv.name]} can be derived"))
         else:
             status = EVERY_HORIZON if check is not None and check.complete else BOUNDED
-            verdicts.append(Verdict(inv, status, f"e.g. {derivable[inv.name]} can be derived"))
-    return Report(bounds, tuple(chosen), tuple(verdicts), tuple(counterexamples), not finished,
-                  grounded - start, solved - grounded, check)
+            out.append(Verdict(inv, status, f"e.g. {derivable[inv.name]} can be derived"))
+    return tuple(out)
 
 
 def _search(grounding: Grounding, bounds: Bounds, chosen: list[Invariant], alive: list[Invariant],

@@ -31,7 +31,8 @@ from .explorer import Exploration, Node, explore, idle_steps
 from .generate import PERFORMABLE, Bounds, Generation, Grounding, scenario_text, situations
 from .progress import Progress
 from .scenario import load_scenario
-from .shards import Shard, fixed_names, shard_bounds
+from . import shards
+from .shards import Shard
 from .verify import Counterexample, Invariant, counterexample
 
 #: the history atoms of a line that broke an invariant, or failed its script (checks/outcomes.lp)
@@ -77,7 +78,7 @@ def search_by_steps(bounds: Bounds, chosen: list[Invariant], alive: list[Invaria
     # a grounding of its own: a search over verify's grounding would change what the solver keeps
     # for the every-horizon check made on it afterwards
     generator = (Grounding(bounds, program=PERFORMABLE, extra=extra) if shard is None else
-                 Grounding(shard_bounds(bounds, shard), program=PERFORMABLE + fixed_names(shard), extra=extra))
+                 shards.grounding(bounds, shard, PERFORMABLE, extra))
     found_situations = situations(generator, timeout=_left(deadline), state=generation)
     try:
         with tempfile.TemporaryDirectory(prefix="lookback-verify-") as folder:

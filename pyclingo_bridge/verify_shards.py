@@ -28,10 +28,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .distributed import ShardedRun, ShardRun, search_in_shards
-from .generate import Bounds, Grounding
-from .shards import Shard, fixed_names, shard_bounds
+from clingo import parse_term
+
+from . import shards
 from . import verify as v
+from .distributed import ShardedRun, ShardRun, search_in_shards
+from .generate import Bounds
+from .shards import Shard
 
 
 @dataclass(frozen=True)
@@ -54,11 +57,8 @@ def verify_shard(bounds: Bounds, chosen: tuple[v.Invariant, ...], extra: tuple[s
     chosen = list(chosen)
     deadline = None if stop_at is None else time.monotonic() + max(0.0, stop_at - time.time())
     start = time.monotonic()
-    part = shard_bounds(bounds, shard)
-    grounding = Grounding(part, program=v._program(chosen) + fixed_names(shard), extra=extra)
+    grounding = shards.grounding(bounds, shard, v._program(chosen), extra)  # raises at any clingo message
     grounded = time.monotonic()
-    if grounding.messages:
-        raise grounding.error(str(v.resources.main_encoding()))
     derivable = v.exercised(grounding, chosen)
     alive = [inv for inv in chosen if inv.name in derivable]
     found: list[v.Counterexample] = []
@@ -79,9 +79,7 @@ def verify_sharded(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple
                    progress=None) -> v.Report:
     """verify.verify by shards (module docstring): its Report, with how the shards ran."""
     bounds.check()
-    known = v.invariants() + v.user_invariants(tuple(encodings), False) + v.user_invariants(tuple(invariant_files), True)
-    chosen = v.choose(names, known)
-    extra = v.read_encodings(encodings) + v.read_encodings(invariant_files)
+    chosen, extra = v.chosen_and_files(names, encodings, invariant_files)
 
     def counted(runs: list[ShardRun]) -> str:
         refuted = {n for r in runs if not r.failed for cx in r.result.counterexamples for n in cx.names}
@@ -123,22 +121,11 @@ def combine(bounds: Bounds, chosen: list[v.Invariant], run: ShardedRun, horizon_
         seconds = sum(c.seconds for c in checks if c is not None)
         check = (v.HorizonCheck(False, open_line.open, False, seconds) if open_line is not None
                  else v.HorizonCheck(all(c is not None and c.complete for c in checks), "", False, seconds))
-    verdicts = []
-    for inv in chosen:
-        if inv.name in refuted:
-            verdicts.append(v.Verdict(inv, v.REFUTED, refuted[inv.name]))
-        elif inv.name not in derivable:
-            verdicts.append(v.Verdict(inv, v.NOT_EXERCISED, f"no violation atom can be derived up to step {bounds.horizon}"))
-        elif not finished:
-            verdicts.append(v.Verdict(inv, v.UNDECIDED, f"e.g. {derivable[inv.name]} can be derived"))
-        else:
-            status = v.EVERY_HORIZON if check is not None and check.complete else v.BOUNDED
-            verdicts.append(v.Verdict(inv, status, f"e.g. {derivable[inv.name]} can be derived"))
-    return v.Report(bounds, tuple(chosen), tuple(verdicts), tuple(counterexamples), not finished,
-                    sum(a.ground_seconds for a in answers), sum(a.solve_seconds for a in answers), check, run)
+    return v.Report(bounds, tuple(chosen), v.verdicts(chosen, refuted, derivable, finished, check, bounds.horizon),
+                    tuple(counterexamples), not finished, sum(a.ground_seconds for a in answers),
+                    sum(a.solve_seconds for a in answers), check, run)
 
 
 def _by_step(atom: str) -> tuple[int, str]:
     """A violation atom's text ordered as verify.exercised orders them: by step, then text."""
-    step = atom.rsplit(",", 1)[-1].rstrip(")").strip()
-    return (int(step) if step.lstrip("-").isdigit() else 0, atom)
+    return (parse_term(atom).arguments[1].number, atom)

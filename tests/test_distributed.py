@@ -191,12 +191,18 @@ def test_a_checkpoint_of_another_run_or_tampered_is_refused(tmp_path: Path) -> N
     file.write_text("\n".join([lines[0], json.dumps(row)] + lines[2:]) + "\n")
     bad = invoke("diff", "--generate", *CHEAP_BOUNDS, "--pieces", "1", "--checkpoint", str(file), "--no-progress")
     assert bad.exit_code == 2 and f"{file}:2:" in bad.output and "may not hold posix.getcwd" in bad.output
+    # nor any function of the bridge (a data class only: this one writes files)
+    from pyclingo_bridge.vocabulary import store_cached
+    row["result"] = checkpoint_module.encode(store_cached)
+    file.write_text("\n".join([lines[0], json.dumps(row)] + lines[2:]) + "\n")
+    bad = invoke("diff", "--generate", *CHEAP_BOUNDS, "--pieces", "1", "--checkpoint", str(file), "--no-progress")
+    assert bad.exit_code == 2 and "may not hold pyclingo_bridge.vocabulary.store_cached" in bad.output
 
 
 def test_workers_without_dask_say_how_to_install(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
     with pytest.raises(DistributedError, match=r"pip install 'lookback\[distributed\]'"):
-        distributed._client(2, None)
+        distributed.dask_client(2, None)
 
 
 def test_shard_options_need_generate() -> None:
