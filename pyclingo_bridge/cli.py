@@ -621,13 +621,15 @@ def diff_command(paths: tuple[str, ...], generate: bool, players: int, pieces: i
             elif not generate:
                 click.echo(diff_text(d, name))
         counts = {status: sum(d.status == status for _, _, d in diffs) for status in {d.status for _, _, d in diffs}}
+        failed = generated.shards.failed if generate else []
         what = f"generated situation(s) ({bounds.describe()})" if generate else "scenario(s)"
         click.echo(f"{len(results) + len(stopped)} {what}: "
                    + (", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "none compared")
                    + (f", {len(errors)} with bad input" if errors else "")
                    + (f", {len(stopped)} cut short before a result" if stopped else "")
-                   + ("; CUT SHORT: the generation stopped at its time limit, other situations within the "
-                      "bounds were not compared" if generation_cut_short else ""))
+                   + (f"; CUT SHORT: {len(failed)} shard(s) failed (below), their situations were not compared"
+                      if failed else "; CUT SHORT: the generation stopped at its time limit, other situations "
+                      "within the bounds were not compared" if generation_cut_short else ""))
         if sharded is not None:
             click.echo(f"shards: {sharded.times()}"
                        + "".join(f"\nFAILED {r.shard.describe()}: {r.failed}" for r in sharded.failed))

@@ -296,3 +296,21 @@ def test_a_failed_shard_leaves_verify_without_a_conclusion() -> None:
     text = render(report)
     assert "NO CONCLUSION: 1 shard(s) failed (below)" in text and "--timeout" not in text
     assert "FAILED shard 2 (murder): its worker died 3 times while running it" in text
+
+
+def test_a_failed_shard_is_said_as_why_diff_is_cut_short(monkeypatch) -> None:
+    """diff --generate with a shard that failed after its retries: the summary names the failure,
+    not a time limit, and the run exits 3."""
+    from pyclingo_bridge import cli, edition_diff
+    from pyclingo_bridge.distributed import ShardedRun, ShardRun
+
+    shards = plan(Bounds(players=1, pieces=1, cards=("grizzly_bears", "murder")))
+    failed = ShardRun(shards[1], None, 0.0, 0.0, failed="its worker died 3 times while running it")
+    fine = ShardRun(shards[0], edition_diff.ShardDiffs((), cut_short=False), 1.0, 1.0)
+    monkeypatch.setattr(edition_diff, "diff_generated",
+                        lambda bounds, **_: edition_diff.GeneratedDiffs((), ShardedRun([fine, failed], planned=2)))
+    monkeypatch.setattr(cli, "_in_guard", lambda job, *args, **_: job(*args))
+    result = invoke("diff", "--generate", *CHEAP_BOUNDS, "--pieces", "1", "--no-progress", "--workers", "2")
+    assert result.exit_code == 3, result.output
+    assert "CUT SHORT: 1 shard(s) failed (below)" in result.output and "time limit" not in result.output
+    assert "FAILED shard 2 (murder): its worker died 3 times while running it" in result.output
