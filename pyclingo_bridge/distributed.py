@@ -197,9 +197,9 @@ def dask_client(workers: int | None, scheduler: str | None):
 def _on_dask(job, todo: list[Shard], fingerprint: Callable[[], str], expected: str, workers: int | None, scheduler: str | None,
              deadline: float | None, arrived: Callable[[ShardRun], None], run: ShardedRun) -> str:
     """The shards as Dask tasks; returns where they ran, in words."""
+    client, cluster = dask_client(workers, scheduler)  # says how to install Dask if it is not
     from distributed import wait
 
-    client, cluster = dask_client(workers, scheduler)
     try:
         where = (f"{len(client.scheduler_info(n_workers=-1)['workers'])} worker(s) of {scheduler}" if scheduler
                  else f"{workers} local worker process(es)")

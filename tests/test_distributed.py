@@ -203,6 +203,12 @@ def test_workers_without_dask_say_how_to_install(monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
     with pytest.raises(DistributedError, match=r"pip install 'lookback\[distributed\]'"):
         distributed.dask_client(2, None)
+    # and the command says it, exit 2, no traceback (the run in this process: the import fails here)
+    from pyclingo_bridge import cli
+    monkeypatch.setattr(cli, "guarded", lambda job, *args, **_: job(*args))
+    result = invoke("diff", "--generate", *CHEAP_BOUNDS, "--pieces", "1", "--no-progress", "--workers", "2")
+    assert result.exit_code == 2 and "pip install 'lookback[distributed]'" in result.output, result.output
+    assert "Traceback" not in result.output
 
 
 def test_shard_options_need_generate() -> None:
