@@ -127,8 +127,8 @@ def run_shards(job: Callable[[Shard], Any], shards: tuple[Shard, ...], *, finger
         if checkpoint is not None and not shard_run.failed and keep(shard_run.result):
             checkpoint.record(Stored(shard_run.shard.index, shard_run.result, shard_run.seconds, shard_run.cpu))
         ordered = [finished[i] for i in sorted(finished)]
-        say(Progress(f"{len(finished)}/{len(shards)} shards" + (f", {describe(ordered)}" if describe(ordered) else ""),
-                     len(finished), len(shards), "shards"))
+        # the bar counts the shards; the words say what they found
+        say(Progress(describe(ordered) or "searching", len(finished), len(shards), "shards"))
 
     if todo and ((workers or 1) > 1 or scheduler is not None):
         run.where = _on_dask(job, todo, fingerprint, expected, workers, scheduler, deadline, arrived, run)

@@ -35,7 +35,8 @@ MAX_PLAYERS = 4  # seat_name/2 of generate.lp
 #: the order facts are written in a scenario text
 _ORDER = ("edition", "player", "active_player", "starting_life", "card", "init_zone", "init_controller",
           "init_damage", "init_attached", "init_haunting", "init_stack", "init_target", "script", "script_target")
-_SITUATION = frozenset(SCENARIO_PREDICATES) - {"expect"}
+#: the scenario facts a generated situation states (name -> arity): all but expectations
+SITUATION_PREDICATES = {name: arity for name, arity in SCENARIO_PREDICATES.items() if name != "expect"}
 #: the generator's query: a situation with a line of play whose script can be performed
 PERFORMABLE = ":- script_failed(_, _).\n"
 
@@ -175,7 +176,7 @@ class Grounding:
 def situation_atoms(model: Model) -> list[Symbol]:
     """The scenario facts of the situation an answer set chose."""
     return [sym for sym in model.symbols(atoms=True)
-            if sym.name in _SITUATION and len(sym.arguments) == SCENARIO_PREDICATES[sym.name]]
+            if SITUATION_PREDICATES.get(sym.name) == len(sym.arguments)]
 
 
 def scenario_text(atoms: list[Symbol], header: str = "") -> str:

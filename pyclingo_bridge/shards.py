@@ -33,8 +33,10 @@ import hashlib
 import itertools
 from dataclasses import dataclass
 
+from clingo import Control
+
 from . import resources
-from .generate import Bounds, Grounding
+from .generate import SITUATION_PREDICATES, Bounds, Grounding
 
 
 #: the plan's depth is the smallest that gives at least this many shards (or the bounds' pieces)
@@ -97,6 +99,25 @@ def grounding(bounds: Bounds, shard: Shard, program: str = "", extra: tuple[str,
     """The engine with the generator of the shard's situations (generate.Grounding): the pool cut to
     its cards, its names fixed; program: more text for the generate part."""
     return Grounding(shard_bounds(bounds, shard), program=program + fixed_names(shard), extra=extra)
+
+
+def situation_count(bounds: Bounds, shard: Shard) -> int:
+    """How many situations the generator makes in the shard: the generator alone (the cards, the
+    permanent types, asp/checks/generate.lp; not the engine), so a situation whose script cannot be
+    performed is counted too (the search shows it has no line of play)."""
+    cut = shard_bounds(bounds, shard)
+    ctl = Control(["--models=0", "--project=show"], logger=lambda _code, _text: None)
+    for path in (*cut.card_files, resources.asp_dir() / "tables" / "permanent_types.lp",
+                 resources.asp_dir() / "checks" / "generate.lp"):
+        ctl.load(str(path))
+    shown = "".join(f"#show {name}/{arity}." for name, arity in sorted(SITUATION_PREDICATES.items()))
+    ctl.add("generate", [], cut.facts() + fixed_names(shard) + shown)
+    ctl.ground([("base", []), ("generate", [])])
+    count = 0
+    with ctl.solve(yield_=True) as handle:
+        for _ in handle:
+            count += 1
+    return count
 
 
 def fingerprint(bounds: Bounds) -> str:

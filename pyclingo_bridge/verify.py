@@ -230,6 +230,8 @@ class Report:
     horizon_check: HorizonCheck | None = None
     #: how the shards of a sharded search ran (verify_shards.py; distributed.ShardedRun), or None
     shards: Any = None
+    #: in a sharded search, the generator's situations of the shards that finished (verify_shards.py)
+    situations_checked: int | None = None
 
     @property
     def counterexample(self) -> Counterexample | None:
@@ -500,6 +502,8 @@ def render(report: Report) -> str:
                          "a larger --steps may settle it")
     if report.shards is not None:
         lines.append(f"shards: {report.shards.times()}")
+        lines.append(f"situations checked: {report.situations_checked:,} (the generator's, in the shards that "
+                     "finished; a situation whose script cannot be performed is checked to have no line of play)")
         lines += [f"FAILED {r.shard.describe()}: {r.failed}" for r in report.shards.failed]
     return "\n".join(lines) + "\n"
 
@@ -523,4 +527,5 @@ def json_report(report: Report) -> dict:
             # is its verdict's status; this says only that the search found no counterexample
             "no_counterexample": report.proven, "cut_short": report.cut_short,
             "ground_seconds": round(report.ground_seconds, 3), "solve_seconds": round(report.solve_seconds, 3),
-            **({"shards": report.shards.summary()} if report.shards is not None else {})}
+            **({"shards": report.shards.summary(), "situations_checked": report.situations_checked}
+               if report.shards is not None else {})}

@@ -47,6 +47,8 @@ class ShardVerdicts:
     horizon: v.HorizonCheck | None
     ground_seconds: float
     solve_seconds: float
+    #: the shard's situations (shards.situation_count): all checked when the search finished
+    situations: int = 0
 
 
 def verify_shard(bounds: Bounds, chosen: tuple[v.Invariant, ...], extra: tuple[str, ...], horizon_check: bool,
@@ -69,7 +71,7 @@ def verify_shard(bounds: Bounds, chosen: tuple[v.Invariant, ...], extra: tuple[s
         finished = v._search(grounding, bounds, chosen, alive, found, deadline)
     check = v._horizon_check(grounding, chosen, deadline) if finished and horizon_check else None
     return ShardVerdicts(derivable, tuple(found), finished and (check is None or not check.cut_short), check,
-                         grounded - start, time.monotonic() - grounded)
+                         grounded - start, time.monotonic() - grounded, shards.situation_count(bounds, shard))
 
 
 def verify_sharded(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple[str, ...] = (),
@@ -83,7 +85,7 @@ def verify_sharded(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple
 
     def counted(runs: list[ShardRun]) -> str:
         refuted = {n for r in runs if not r.failed for cx in r.result.counterexamples for n in cx.names}
-        return f"{len(refuted)} invariant(s) refuted so far"
+        return f"{situations_checked(runs):,} situations checked, {len(refuted)} invariant(s) refuted"
 
     run = search_in_shards(bounds, lambda stop_at: functools.partial(verify_shard, bounds, tuple(chosen), extra,
                                                                      horizon_check, driver, stop_at),
@@ -94,6 +96,12 @@ def verify_sharded(bounds: Bounds, names: tuple[str, ...] = (), encodings: tuple
                            progress=(lambda update: progress(update._replace(text="verify: " + update.text)))
                            if progress else None, describe=counted, keep=lambda result: result.finished)
     return combine(bounds, chosen, run, horizon_check)
+
+
+def situations_checked(runs: list[ShardRun]) -> int:
+    """The situations of the shards whose search finished: every line of play of each was searched
+    (a situation whose script cannot be performed has none)."""
+    return sum(r.result.situations for r in runs if not r.failed and r.result.finished)
 
 
 def combine(bounds: Bounds, chosen: list[v.Invariant], run: ShardedRun, horizon_check: bool) -> v.Report:
@@ -123,7 +131,7 @@ def combine(bounds: Bounds, chosen: list[v.Invariant], run: ShardedRun, horizon_
                  else v.HorizonCheck(all(c is not None and c.complete for c in checks), "", False, seconds))
     return v.Report(bounds, tuple(chosen), v.verdicts(chosen, refuted, derivable, finished, check, bounds.horizon),
                     tuple(counterexamples), not finished, sum(a.ground_seconds for a in answers),
-                    sum(a.solve_seconds for a in answers), check, run)
+                    sum(a.solve_seconds for a in answers), check, run, situations_checked(run.runs))
 
 
 def _by_step(atom: str) -> tuple[int, str]:

@@ -88,6 +88,21 @@ def test_shards_partition_the_situations(monkeypatch, min_shards: int) -> None:
     assert all(parts)
 
 
+def test_a_shards_situations_are_counted_as_the_engine_generates_them() -> None:
+    """shards.situation_count grounds the generator without the engine: per shard, as many
+    situations as the generator grounded with the engine gives (lines whose script fails
+    included), and at least the situations whose script can be performed."""
+    bounds = Bounds(players=1, pieces=2, cards=("grizzly_bears", "murder", "soul_warden"),
+                    zones=("battlefield", "hand"), max_damage=1, horizon=3)
+    counts = []
+    for shard in plan(bounds):
+        any_line = _texts(shard_bounds(bounds, shard), fixed_names(shard))
+        performable = _texts(shard_bounds(bounds, shard), PERFORMABLE + fixed_names(shard))
+        counts.append(shards_module.situation_count(bounds, shard))
+        assert counts[-1] == len(any_line) >= len(performable), shard
+    assert sum(counts) > 40 and len(set(counts)) > 1
+
+
 def _diffs(output: str) -> list:
     data = json.loads(output)
     return data["diffs"]
@@ -111,13 +126,17 @@ def test_diff_generate_same_report_on_two_workers() -> None:
 def test_verify_same_report_on_two_workers_with_a_planted_counterexample(tmp_path: Path) -> None:
     planted = tmp_path / "planted.lp"
     planted.write_text(PLANTED)
+    bounds = Bounds(players=1, pieces=2, cards=("grizzly_bears", "murder"), zones=("battlefield", "hand"),
+                    max_damage=0, horizon=4, editions=("2006", "current"))  # verify's default: both
     one_call = json.loads(invoke("verify", *VERIFY_BOUNDS, "--with", str(planted), "--json", "--no-progress").output)
     here = invoke("verify", *VERIFY_BOUNDS, "--with", str(planted), "--json", "--no-progress", "--workers", "1")
     there = invoke("verify", *VERIFY_BOUNDS, "--with", str(planted), "--json", "--no-progress", "--workers", "2")
     assert here.exit_code == there.exit_code == 1, (here.output, there.output)
     a, b = json.loads(here.output), json.loads(there.output)
-    for key in ("verdicts", "counterexamples", "horizon_check", "no_counterexample", "cut_short"):
+    for key in ("verdicts", "counterexamples", "horizon_check", "no_counterexample", "cut_short",
+                "situations_checked"):
         assert a[key] == b[key], key
+    assert a["situations_checked"] == sum(shards_module.situation_count(bounds, s) for s in plan(bounds))
     # the same verdicts as the one-call search (its witness may be another line)
     assert [(x["invariant"], x["status"]) for x in a["verdicts"]] == \
            [(x["invariant"], x["status"]) for x in one_call["verdicts"]]
@@ -293,7 +312,7 @@ def test_a_failed_shard_leaves_verify_without_a_conclusion() -> None:
     bounds = Bounds(pieces=1, cards=("grizzly_bears", "murder"))
     chosen = v.choose(("two_zones",), v.invariants())
     shards = plan(bounds)
-    fine = ShardVerdicts({"two_zones": "violation(two_zones(obj(c1,0)),0)"}, (), True, None, 0.1, 0.1)
+    fine = ShardVerdicts({"two_zones": "violation(two_zones(obj(c1,0)),0)"}, (), True, None, 0.1, 0.1, 7)
     run = ShardedRun([ShardRun(shards[0], fine, 1.0, 1.0),
                       ShardRun(shards[1], None, 0.0, 0.0, failed="its worker died 3 times while running it")],
                      planned=2)
@@ -302,6 +321,7 @@ def test_a_failed_shard_leaves_verify_without_a_conclusion() -> None:
     text = render(report)
     assert "NO CONCLUSION: 1 shard(s) failed (below)" in text and "--timeout" not in text
     assert "FAILED shard 2 (murder): its worker died 3 times while running it" in text
+    assert "situations checked: 7 (the generator's, in the shards that finished;" in text
 
 
 def test_a_failed_shard_is_said_as_why_diff_is_cut_short(monkeypatch) -> None:
