@@ -6,13 +6,14 @@ predict for a large cluster.
 Measured, each run a `lookback` command in a fresh process as a user runs it, wall seconds (a
 speed-up is a ratio of wall times) and CPU seconds (the command and every process under it):
 
-1. `verify --pieces 3` (the default pool, two players, five steps): the one-call search, then in
+1. `verify --pieces 3 --steps 6` (the default pool, two players): the one-call search, then in
    shards on 1 worker (this process) and on a local cluster of 2 workers, alternating, `reps` times
    each; the median and the spread. Every run must give the same verdicts (and the sharded runs the
    same report), or the benchmark fails.
 2. `diff --generate --players 1 --pieces 2` (the default pool): on 1 and 2 workers the same way.
 3. The shards' times of the runs above: how unequal they are, which bounds the speed-up (a run
-   cannot end before its longest shard).
+   cannot end before its longest shard); and verify's shards' sizes in situations
+   (shards.situation_count).
 4. A prediction for 16, 64 and 256 workers from the measured parts: the serial part (what the
    coordinator does that no worker does: planning, starting the cluster, assembling the report:
    the 1-worker wall time less the shards' time) plus the makespan of the shards on W workers,
@@ -36,13 +37,14 @@ import sys
 import time
 from pathlib import Path
 
+from pyclingo_bridge import shards
 from pyclingo_bridge.generate import Bounds
 
 from .measure import ROOT
 from .report import table
 
-#: the verify bounds of item 1 (about half a minute in one call on the 2-core machine)
-VERIFY = Bounds(pieces=3, horizon=5, editions=("2006", "current"))
+#: the verify bounds of item 1 (a minute and a half on one worker, the issue's "a minute or more")
+VERIFY = Bounds(pieces=3, horizon=6, editions=("2006", "current"))
 #: the diff bounds of item 2
 DIFF = Bounds(players=1, pieces=2, horizon=5)
 WORKERS = (16, 64, 256)
@@ -122,6 +124,12 @@ def _shard_sizes(runs: list[dict]) -> dict:
             "median_s": statistics.median(sizes), "p90_s": q[-1], "max_s": sizes[-1], "sizes": sizes}
 
 
+def _situations(bounds: Bounds) -> dict:
+    """How many situations each shard of the bounds holds: the sizes of the work, not its time."""
+    counts = sorted(shards.situation_count(bounds, s) for s in shards.plan(bounds))
+    return {"total": sum(counts), "min": counts[0], "median": statistics.median(counts), "max": counts[-1]}
+
+
 def _prediction(one_worker_wall: float, sizes: dict) -> list[dict]:
     serial = max(0.0, one_worker_wall - sizes["sum_s"])
     out = []
@@ -163,7 +171,7 @@ def measure(reps: int) -> dict:
     verify_part = _verify_runs(reps)
     diff_part = _diff_runs(reps)
     report = {"verify": {"bounds": VERIFY.describe(), "rows": _summary(verify_part["rows"]),
-                         "sizes": _shard_sizes(verify_part["shards"])},
+                         "sizes": _shard_sizes(verify_part["shards"]), "situations": _situations(VERIFY)},
               "diff": {"bounds": DIFF.describe(), "situations": diff_part["situations"],
                        "rows": _summary(diff_part["rows"]), "sizes": _shard_sizes(diff_part["shards"])},
               "scheduler": scheduler_load(), "reps": reps}
@@ -180,13 +188,16 @@ def markdown(report: dict, command: str) -> str:
            "CPU seconds count the command and every process under it).", ""]
     for part, title in (("verify", "`lookback verify`"), ("diff", "`lookback diff --generate`")):
         p = report[part]
-        extra = f", {p['situations']} situations" if part == "diff" else ""
+        extra = f", {p['situations']} situations" if part == "diff" else \
+            f", {p['situations']['total']:,} situations (the generator's)"
         out += [f"### {title}: {p['bounds']}{extra}", "", table(p["rows"], ("run", "wall_s", "spread", "cpu_s",
                                                                              "speed_up_vs_1_worker")), ""]
         s = p["sizes"]
         out += [f"Shards ({s['shards']}), wall seconds each on one worker: min {s['min_s']:.2f}, 10th percentile "
                 f"{s['p10_s']:.2f}, median {s['median_s']:.2f}, 90th percentile {s['p90_s']:.2f}, max "
-                f"{s['max_s']:.2f}; {s['sum_s']:.1f} s in all.", "",
+                f"{s['max_s']:.2f}; {s['sum_s']:.1f} s in all." + (
+                    f" Situations each: min {p['situations']['min']:,}, median {p['situations']['median']:,}, "
+                    f"max {p['situations']['max']:,}." if part == "verify" else ""), "",
                 "Predicted (serial part + the shards' makespan, at least their sum / W and at least the longest "
                 "shard):", "", table(p["prediction"], ("workers", "serial_s", "shards_s", "predicted_s", "speed_up")),
                 ""]
