@@ -127,7 +127,7 @@ def _shard_sizes(runs: list[dict]) -> dict:
 def _situations(bounds: Bounds) -> dict:
     """How many situations each shard of the bounds holds: the sizes of the work, not its time."""
     counts = sorted(shards.situation_count(bounds, s) for s in shards.plan(bounds))
-    return {"total": sum(counts), "min": counts[0], "median": statistics.median(counts), "max": counts[-1]}
+    return {"total": sum(counts), "min": counts[0], "median": round(statistics.median(counts)), "max": counts[-1]}
 
 
 def _prediction(one_worker_wall: float, sizes: dict) -> list[dict]:
