@@ -92,15 +92,13 @@ def test_a_shards_situations_are_counted_as_the_engine_generates_them() -> None:
     """shards.situation_count grounds the generator without the engine: per shard, as many
     situations as the generator grounded with the engine gives (lines whose script fails
     included), and at least the situations whose script can be performed."""
-    bounds = Bounds(players=1, pieces=2, cards=("grizzly_bears", "murder", "soul_warden"),
-                    zones=("battlefield", "hand"), max_damage=1, horizon=3)
+    bounds = Bounds(players=1, pieces=2, cards=("grizzly_bears", "murder"), zones=("battlefield", "hand"),
+                    max_damage=1, horizon=3)
     counts = []
     for shard in plan(bounds):
-        any_line = _texts(shard_bounds(bounds, shard), fixed_names(shard))
-        performable = _texts(shard_bounds(bounds, shard), PERFORMABLE + fixed_names(shard))
         counts.append(shards_module.situation_count(bounds, shard))
-        assert counts[-1] == len(any_line) >= len(performable), shard
-    assert sum(counts) > 40 and len(set(counts)) > 1
+        assert counts[-1] == len(_texts(shard_bounds(bounds, shard), fixed_names(shard))), shard
+    assert sum(counts) > len(_texts(bounds)) > 20 and len(set(counts)) > 1
 
 
 def _diffs(output: str) -> list:
