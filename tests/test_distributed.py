@@ -72,7 +72,8 @@ def test_plan_orders_shards_by_size_then_names() -> None:
     assert shard_bounds(Bounds(pieces=3), prefix).cards == ("blood_artist", "grizzly_bears", "murder", "soul_warden")
 
 
-@pytest.mark.parametrize("min_shards", [16, 2])  # every list exact (depth 2), or the first card fixed (depth 1)
+# every list exact (depth 2: 9 groundings, slow), or the first card fixed (depth 1)
+@pytest.mark.parametrize("min_shards", [pytest.param(16, marks=pytest.mark.slow), 2])
 def test_shards_partition_the_situations(monkeypatch, min_shards: int) -> None:
     """Every situation of the whole generation is in exactly one shard (generate.lp sorts pieces by
     name first, so a situation's slots name its sorted cards)."""
