@@ -173,7 +173,7 @@ def test_verify_and_diff_generate_place_user_cards() -> None:
     assert result.exit_code == 0 and "NO COUNTEREXAMPLE" in result.output, result.output
     result = invoke("diff", "--generate", "--no-progress", "--card-dir", str(CARDS), "--cards",
                     "grave_pact,grizzly_bears", "--pieces", "2", "--steps", "4", "--actions", "0",
-                    "--zones", "battlefield")
+                    "--zones", "battlefield", "--max-damage", "0")  # 44 situations, not 90 (half the time)
     assert result.exit_code in (0, 1) and "generated situation(s)" in result.output, result.output
 
 
