@@ -30,10 +30,11 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
+from itertools import product
 from pathlib import Path
 
 import clingo.ast as ast
-from clingo import Symbol, SymbolType
+from clingo import Control, Symbol, SymbolType
 
 from . import resources
 from .engine import solve
@@ -218,169 +219,60 @@ def _name(pattern: ast.AST) -> str | None:
         return pattern.name
     if pattern.ast_type == ast.ASTType.SymbolicTerm and pattern.symbol.type == SymbolType.Function:
         return pattern.symbol.name
-    return None  # a pool: every atom is a candidate
+    return None  # a pool
 
 
 def exercised_by(cites: tuple[Citation, ...], atoms: frozenset[Symbol]) -> frozenset[tuple[str, int, str]]:
-    """The citations (their keys) that atoms true in some answer set show at work."""
-    by_name: dict[str | None, list[Symbol]] = defaultdict(list)
-    for a in atoms:
-        by_name[a.name if a.type == SymbolType.Function else None].append(a)
-        by_name[None].append(a)
-    explained = {a.arguments[i].string for a in atoms for (n, k), i in _EXPLAINING.items()
-                 if a.match(n, k) and a.arguments[i].type == SymbolType.String}
+    """The citations (their keys) that atoms true in some answer set show at work.
 
-    texts: dict[str | None, list[str]] = {}
-    parsed: dict[str, object] = {}
-
-    def candidates(name: str | None, prefix: str):
-        if name not in texts:
-            texts[name] = [str(a) for a in by_name.get(name, [])]
-        for text in texts[name]:
-            if text.startswith(prefix):
-                if text not in parsed:
-                    parsed[text] = _parsed(text)
-                yield parsed[text]
-
-    @cache
-    def true(pattern: tuple) -> bool:
-        name, tree, prefix = pattern
-        return any(_fits(tree, a) for a in candidates(name, prefix))
-
-    return frozenset(c.key for c in cites
-                     if c.strings & explained or any(all(map(true, w)) for w in _compiled_witnesses(c)))
+    clingo does the matching: the atoms become facts and each witness a rule whose body is its
+    patterns, variables and arithmetic read as anonymous variables (matches() is the same test on
+    one pattern and one atom; matching in Python, attribute by attribute or parsing the atoms'
+    texts, was most of the cost of the coverage report)."""
+    ctl = Control(["--warn=none"])
+    with ctl.backend() as backend:  # the atoms as facts, without printing and parsing them
+        for atom in atoms:
+            backend.add_rule([backend.add_atom(atom)])
+    rules = "".join(f"{_COVERED}({i}) :- {body}.\n" for i, c in enumerate(cites) for body in _bodies(c))
+    ctl.add("base", [], _EXPLAINED_RULES + rules)
+    ctl.ground([("base", [])])
+    covered = {a.symbol.arguments[0].number for a in ctl.symbolic_atoms.by_signature(_COVERED, 1)}
+    explained = {s.string for s in (a.symbol.arguments[0] for a in ctl.symbolic_atoms.by_signature(_EXPLAINED, 1))
+                 if s.type == SymbolType.String}
+    return frozenset(c.key for i, c in enumerate(cites) if i in covered or c.strings & explained)
 
 
-# - matching in plain Python: the same test as matches(), on patterns and atoms read out of clingo
-# once (each attribute of a clingo AST or Symbol is a call into the library: matching hundreds of
-# patterns against thousands of atoms that way was most of the cost of the coverage report)
+_COVERED, _EXPLAINED = "lookback_coverage_witnessed", "lookback_coverage_explained"
+_EXPLAINED_RULES = "".join(
+    f"{_EXPLAINED}(S) :- {n}({', '.join('S' if j == i else '_' for j in range(k))}).\n" for (n, k), i in _EXPLAINING.items())
 
-_WILD = None
-
-
-_COMPILED: dict[tuple[int, tuple], tuple[tuple[tuple, ...], ...]] = {}
+_BODIES: dict[tuple[int, tuple], tuple[str, ...]] = {}
 
 
-def _compiled_witnesses(c: Citation) -> tuple[tuple[tuple, ...], ...]:
-    """c's witnesses as (name, tree, prefix) triples: name as _name() gives it, tree as _tree()
-    makes it, prefix as _prefix() (kept by the citation's identity and key: hashing its clingo
-    patterns would cost a call each)."""
+def _bodies(c: Citation) -> tuple[str, ...]:
+    """c's witnesses as rule bodies, a pool in a pattern giving a body per alternative (kept by
+    the citation's identity and key: hashing its clingo patterns would cost a call each)."""
     key = (id(c.witnesses), c.key)
-    if key not in _COMPILED:
-        _COMPILED[key] = tuple(tuple((_name(p), tree, _prefix(tree)[0]) for p, tree in ((p, _tree(p)) for p in w))
-                               for w in c.witnesses)
-    return _COMPILED[key]
+    if key not in _BODIES:
+        _BODIES[key] = tuple(", ".join(atoms) for w in c.witnesses
+                             for atoms in product(*(_alternatives(p) for p in w)))
+    return _BODIES[key]
 
 
-def _tree(pattern: ast.AST):
-    """A head term as nested tuples: ("pool", alternatives), ("sym", atom), ("fn", name, args), or
-    _WILD (a variable, arithmetic, an interval: any value)."""
+def _alternatives(pattern: ast.AST) -> list[str]:
+    """A head term as the texts of body atoms that match what it matches (see matches())."""
     kind = pattern.ast_type
     if kind == ast.ASTType.Pool:
-        return ("pool", tuple(_tree(p) for p in pattern.arguments))
+        return [t for p in pattern.arguments for t in _alternatives(p)]
     if kind == ast.ASTType.SymbolicTerm:
-        return ("sym", _native(pattern.symbol))
+        return [str(pattern.symbol)]
     if kind == ast.ASTType.Function:
-        return ("fn", pattern.name, tuple(_tree(p) for p in pattern.arguments))
-    return _WILD
-
-
-def _prefix(tree) -> tuple[str, bool]:
-    """The text every atom matching tree starts with (as clingo prints it), up to its first
-    wildcard or pool (a cheap test before parsing an atom), and whether that is all of it."""
-    if tree is _WILD or tree[0] == "pool":
-        return "", False
-    if tree[0] == "sym":
-        return _text(tree[1]), True
-    name, args = tree[1], tree[2]
-    if not args and name:
-        return name, True
-    out = name + "("
-    for i, arg in enumerate(args):
-        inner, complete = _prefix(arg)
-        out += ("," if i else "") + inner
-        if not complete:
-            return out, False
-    return out + ("," if name == "" and len(args) == 1 else "") + ")", True
-
-
-def _text(value) -> str:
-    """The text clingo prints for a _native() value."""
-    if isinstance(value, int):
-        return str(value)
-    if value[0] in ("s", "x"):
-        return value[1]
-    name, args = value[1], value[2]
-    inner = ",".join(_text(a) for a in args)
-    return f"{name}({inner}{',' if name == '' and len(args) == 1 else ''})" if args or name == "" else name
-
-
-def _native(sym: Symbol):
-    """A symbol as Python values: an int, ("s", text as clingo prints it), or ("f", name, arguments)."""
-    if sym.type == SymbolType.Number:
-        return sym.number
-    if sym.type == SymbolType.String:
-        return ("s", str(sym))
-    if sym.type == SymbolType.Function:
-        return ("f", sym.name, tuple(_native(a) for a in sym.arguments))
-    return ("x", str(sym))  # #inf, #sup
-
-
-_TOKEN = re.compile(r'\s*(?:(-?\d+)|("(?:[^"\\]|\\.)*")|(#inf|#sup)|([_a-z\'A-Z][\w\']*)|([(),]))')
-
-
-def _parsed(text: str):
-    """_native() of a symbol from the text clingo prints for it (one call into clingo, str(),
-    instead of one per attribute)."""
-    pos = 0
-
-    def term():
-        nonlocal pos
-        m = _TOKEN.match(text, pos)
-        pos = m.end()
-        number, string, special, name, punct = m.groups()
-        if number is not None:
-            return int(number)
-        if string is not None:
-            return ("s", string)
-        if special is not None:
-            return ("x", special)
-        if name is not None:
-            if pos < len(text) and text[pos] == "(":
-                pos += 1
-                return ("f", name, arguments())
-            return ("f", name, ())
-        # "(": a tuple (name ""), closed by ")"; "(a,)" is a tuple of one
-        return ("f", "", arguments())
-
-    def arguments() -> tuple:
-        nonlocal pos
-        args = []
-        while True:
-            m = _TOKEN.match(text, pos)
-            if m.group(5) == ")":
-                pos = m.end()
-                return tuple(args)
-            args.append(term())
-            m = _TOKEN.match(text, pos)
-            pos = m.end()
-            if m.group(5) == ")":
-                return tuple(args)
-
-    return term()
-
-
-def _fits(tree, value) -> bool:
-    """matches() on a _tree() pattern and a _native() atom."""
-    if tree is _WILD:
-        return True
-    tag = tree[0]
-    if tag == "pool":
-        return any(_fits(t, value) for t in tree[1])
-    if tag == "sym":
-        return tree[1] == value
-    return (type(value) is tuple and value[0] == "f" and value[1] == tree[1] and len(value[2]) == len(tree[2])
-            and all(_fits(t, v) for t, v in zip(tree[2], value[2])))
+        if not pattern.arguments:
+            return [pattern.name or "()"]
+        comma = "," if not pattern.name and len(pattern.arguments) == 1 else ""
+        return [f"{pattern.name}({','.join(args)}{comma})"
+                for args in product(*(_alternatives(p) for p in pattern.arguments))]
+    return ["_"]  # a variable, arithmetic, an interval: any value
 
 
 def exercise(path: Path, edition: str, timeout: float = RUN_TIMEOUT) -> Exercise:

@@ -76,6 +76,14 @@ def test_head_patterns_match_only_their_instances() -> None:
     assert cov.exercised_by((rule,), _atoms("holds(life(alice,20),1)", "moved(a,hand,1)")) == set()
 
 
+def test_pools_tuples_and_strings_match_as_their_instances() -> None:
+    rule = _citation('p((1, a), (hand; library), "s q", (b,)) :- q.')
+    assert cov.exercised_by((rule,), _atoms('p((1,a),library,"s q",(b,))')) == {rule.key}
+    for other in ('p((1,a),graveyard,"s q",(b,))', 'p((2,a),hand,"s q",(b,))', 'p((1,a),hand,"s",(b,))',
+                  'p((1,a),hand,"s q",b)', 'p((1,a),hand,"s q")'):
+        assert cov.exercised_by((rule,), _atoms(other)) == set(), other
+
+
 def test_a_constraint_counts_when_its_positive_body_was_in_play() -> None:
     constraint = _citation(":- distinct(K, K'), chosen(K, X), chosen(K', X), not ok.")
     assert cov.exercised_by((constraint,), _atoms("distinct(1,2)", "chosen(1,a)")) == {constraint.key}

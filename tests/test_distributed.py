@@ -106,9 +106,17 @@ def _diffs(output: str) -> list:
     return data["diffs"]
 
 
+@pytest.fixture(scope="module")
+def diff_here():
+    """The diff of DIFF_BOUNDS in this process, which the runs on workers must repeat (computed once
+    for the tests of the group below: about 10 s)."""
+    return invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress")
+
+
 @pytest.mark.slow  # a local Dask cluster and every situation diffed twice (about 20 s)
-def test_diff_generate_same_report_on_two_workers() -> None:
-    here = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress")
+@pytest.mark.xdist_group("diff_here")
+def test_diff_generate_same_report_on_two_workers(diff_here) -> None:
+    here = diff_here
     there = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress", "--workers", "2")
     assert here.exit_code == there.exit_code == 1, (here.output, there.output)  # a situation differs
     assert _diffs(here.output) == _diffs(there.output)
@@ -234,7 +242,8 @@ def test_shard_options_need_generate() -> None:
 
 
 @pytest.mark.slow  # a Dask scheduler and two workers started as a user starts them (about 20 s)
-def test_an_existing_cluster_gives_the_same_report(tmp_path: Path) -> None:
+@pytest.mark.xdist_group("diff_here")
+def test_an_existing_cluster_gives_the_same_report(tmp_path: Path, diff_here) -> None:
     """`dask scheduler` and `dask worker` started by hand (as dask-jobqueue or dask-kubernetes start
     them), then `--scheduler ADDRESS`: the report of the run in this process."""
     import shutil
@@ -256,7 +265,7 @@ def test_an_existing_cluster_gives_the_same_report(tmp_path: Path) -> None:
         address = json.loads(address_file.read_text())["address"]
         worker = subprocess.Popen([dask, "worker", address, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        here = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress")
+        here = diff_here
         there = invoke("diff", "--generate", *DIFF_BOUNDS, "--json", "--no-progress", "--scheduler", address)
         assert here.exit_code == there.exit_code == 1, there.output
         assert _diffs(here.output) == _diffs(there.output)
