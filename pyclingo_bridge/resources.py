@@ -155,7 +155,7 @@ def statements(path: Path) -> tuple[ast.AST, ...] | None:
     return _statements(str(path), stat.st_mtime_ns, stat.st_size)
 
 
-@lru_cache(maxsize=2048)  # the encodings and cards of a few mutants of them (mutation runs load many)
+@lru_cache(maxsize=512)  # the encodings, the cards and one copy of them (a mutation run copies asp/ for each mutant)
 def _statements(path: str, _mtime: int, _size: int) -> tuple[ast.AST, ...] | None:
     found: list[ast.AST] = []
     messages: list[str] = []
