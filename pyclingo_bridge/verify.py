@@ -41,8 +41,10 @@ three such bugs).
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
@@ -126,13 +128,26 @@ def _file_invariants(path: Path, user: bool, label: str) -> list[Invariant]:
 
 
 def invariants() -> list[Invariant]:
-    """Every packaged invariant the encodings state, in file order."""
-    found: dict[str, Invariant] = {}
+    """Every packaged invariant the encodings state, in file order; read again only when a file
+    of asp/ changed (a search asks several times, and reading every file takes half a second)."""
     root = resources.asp_dir()
-    for path in sorted(root.rglob("*.lp")):
-        for inv in _file_invariants(path, False, str(path.relative_to(root))):
-            found.setdefault(inv.name, inv)
-    return list(found.values())
+    files = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in sorted(root.rglob("*.lp")))
+    return list(_packaged_invariants(str(root), files))
+
+
+#: a rule with a violation/2 head names the predicate (a file without it, a card, states none)
+_VIOLATION = re.compile(r"\bviolation\s*\(")
+
+
+@lru_cache(maxsize=8)
+def _packaged_invariants(root: str, files: tuple[tuple[str, int, int], ...]) -> tuple[Invariant, ...]:
+    found: dict[str, Invariant] = {}
+    for name, _mtime, _size in files:
+        path = Path(name)
+        if _VIOLATION.search(path.read_text()):
+            for inv in _file_invariants(path, False, str(path.relative_to(root))):
+                found.setdefault(inv.name, inv)
+    return tuple(found.values())
 
 
 def user_invariants(paths: tuple[str, ...], required: bool) -> list[Invariant]:
