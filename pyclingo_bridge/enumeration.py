@@ -9,8 +9,8 @@ A line of play is an answer set solved with `-c identical_orders=one`: one
 choice of every target, every "may", every optional scripted response and
 every order in which a player puts simultaneous triggers on the stack
 (CR 603.3b), except that the orders of interchangeable triggers (stack.lp,
-ident_class/2: same ability, same controller, an effect that cannot tell them
-apart) count once, since every such order is the same game. K identical
+ident_class/3: same ability, same controller, an effect that cannot tell them
+apart, "may" included: CR 603.5) count once, since every such order is the same game. K identical
 triggers are one line, not K!. With all_orders=True every order counts.
 
 The count is exact, in two passes over one grounding:
@@ -30,7 +30,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from clingo import Control, Function, Model, Symbol
 
