@@ -40,16 +40,21 @@ def _program(files: tuple[str, ...], scenario_program: str, options: tuple[str, 
 
 def expand(files: tuple[str, ...], scenario_program: str, options: tuple[str, ...], t: int,
            items: list[tuple[tuple[str, ...], int]]) -> list[list[tuple]]:
-    """For each (state, world) after step t: the answer sets of step t+1, read (explorer._read)."""
-    from .explorer import STATE_SHOWN, _read, _window
+    """For each (state, world) after step t: the answer sets of step t+1, read (explorer._read); the
+    states of one world ground together (explorer.SharedStep), as the explorer grounds them."""
+    from .explorer import STATE_SHOWN, _read, _window, shared_steps
     from .step_state import state_facts
 
     program = _program(files, scenario_program, options)
+    shared = shared_steps(program, t, items)
     out = []
-    for state, world in items:
-        ctl = program.control(t, state_facts(state, t) + STATE_SHOWN, world=world, horizon=t + 1)
-        ctl.ground([("base", [])])
-        models, _ = _window(ctl, t, 1)
+    for (state, world), group in zip(items, shared):
+        if (together := group()) is not None:
+            models = together.models(state)
+        else:
+            ctl = program.control(t, state_facts(state, t) + STATE_SHOWN, world=world, horizon=t + 1)
+            ctl.ground([("base", [])])
+            models, _ = _window(ctl, t, 1)
         out.append([_read(shown) for shown in models])
     return out
 

@@ -70,10 +70,46 @@ def test_orders_that_end_in_the_same_state_are_merged(tmp_path, bears) -> None:
     # the triggers left below the one that resolved, one order each above: merged)
     shrinking = [orders] + [orders // math.factorial(k) for k in range(1, bears)]
     assert x.frontier_sizes[-bears:] == shrinking, x.frontier_sizes
-    # one grounding a merged state, and the single line before the triggers (the cast, the wipe)
-    # tried as one window first: ground again one step at a time where it branched (retries)
-    assert x.groundings == sum(x.frontier_sizes) + x.retries < orders * len(x.frontier_sizes)
+    # one grounding a step: the merged states of a step are ground together (SharedStep) and each
+    # solved; the single line before the triggers (the cast, the wipe) tried as one window first:
+    # ground again one step at a time where it branched (retries)
+    assert x.groundings == len(x.frontier_sizes) + x.retries
     assert x.retries <= 1
+
+
+def test_states_ground_together_give_each_state_its_own_answer_sets(tmp_path) -> None:
+    # CR 603.3d: Blood Artist's four triggers (it and three other creatures die to Akroma's
+    # Vengeance) each target a player as they go on the stack: 2^4 stacks after step 3. Ground as
+    # one program with their state atoms as externals (SharedStep), each state, solved in turn with
+    # the others' atoms assigned false, has the answer sets of its own grounding (its atoms as facts)
+    from pyclingo_bridge.explorer import STATE_SHOWN, SharedStep, _read
+    from pyclingo_bridge.step_state import state_facts
+
+    lines = ["player(alice, 1). player(bob, 2). active_player(alice).",
+             "card(artist, blood_artist, alice). init_zone(artist, battlefield).",
+             "card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v))."]
+    lines += [f"card(b{i}, grizzly_bears, {'alice' if i else 'bob'}). init_zone(b{i}, battlefield)." for i in range(3)]
+    path = tmp_path / "artist.lp"
+    path.write_text("\n".join(lines) + "\n")
+    x = explore(load_scenario(path), options=("-c", "identical_orders=one", "-c", "batches=on"), bound=3)
+    states = [node.state for node in x.open]
+    assert len(states) == 16
+
+    def answers(models) -> list:
+        return sorted((state, tuple(sorted(map(str, rest)))) for state, _, rest, _ in map(_read, models))
+
+    own: dict = {}
+    for state in states:
+        alone = x.program.control(3, state_facts(state, 3) + STATE_SHOWN)
+        alone.ground([("base", [])])
+        models: list = []
+        alone.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
+        own[state] = answers(models)
+        assert own[state]
+    together = SharedStep(x.program, 3, states, 0)
+    # in an order that switches every state atom on and off again
+    for state in [*states, *reversed(states)]:
+        assert answers(together.models(state)) == own[state]
 
 
 def test_a_predicate_is_static_only_if_nothing_it_reads_can_change(tmp_path) -> None:
