@@ -257,29 +257,32 @@ class SharedStep:
         return models
 
 
-def shared_steps(program: StepProgram, t: int, items: list[tuple[State, int]]) -> list[Callable[[], "SharedStep | None"]]:
-    """For each (state, world) of a frontier after step t: a function that gives the SharedStep its
-    state is solved in (built on first use: a time limit checked between states still stops before
-    a grounding), or None for a state alone in its world (its own grounding, facts and all, is
-    smaller). States go together by world, SHARED_GROUP at most in one grounding."""
-    groups: dict[int, list[int]] = {}
-    for i, (_, world) in enumerate(items):
-        groups.setdefault(world, []).append(i)
-    built: dict[tuple[int, int], SharedStep] = {}
-    found: list[Callable[[], SharedStep | None]] = [lambda: None] * len(items)
-    for world, members in groups.items():
-        if len(members) < 2:
-            continue
-        for n, i in enumerate(members):
-            chunk = n // SHARED_GROUP
-            part = members[chunk * SHARED_GROUP:(chunk + 1) * SHARED_GROUP]
+class SharedSteps:
+    """The SharedStep of each (state, world) of a frontier after step t, by its index: built on
+    first use (a time limit checked between states still stops before a grounding), or None for a
+    state alone in its group (its own grounding, facts and all, is smaller). States go together
+    by world, SHARED_GROUP at most in one grounding."""
 
-            def get(key=(world, chunk), part=part, world=world) -> SharedStep:
-                if key not in built:
-                    built[key] = SharedStep(program, t, [items[j][0] for j in part], world)
-                return built[key]
-            found[i] = get
-    return found
+    def __init__(self, program: StepProgram, t: int, items: list[tuple[State, int]]):
+        self.program, self.t, self.items = program, t, items
+        by_world: dict[int, list[int]] = {}
+        for i, (_, world) in enumerate(items):
+            by_world.setdefault(world, []).append(i)
+        self.group_of: dict[int, tuple[int, ...]] = {}
+        for members in by_world.values():
+            for first in range(0, len(members), SHARED_GROUP):
+                group = tuple(members[first:first + SHARED_GROUP])
+                if len(group) > 1:
+                    self.group_of.update((i, group) for i in group)
+        self.built: dict[tuple[int, ...], SharedStep] = {}
+
+    def __call__(self, i: int) -> SharedStep | None:
+        group = self.group_of.get(i)
+        if group is None:
+            return None
+        if group not in self.built:
+            self.built[group] = SharedStep(self.program, self.t, [self.items[j][0] for j in group], self.items[i][1])
+        return self.built[group]
 
 
 def _actions_left(scenario: Scenario, state: State) -> int:
@@ -474,8 +477,8 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
         k = min(stride, MAX_WINDOW, max_steps - t, (bound - t) if bound is not None else MAX_WINDOW,
                 _actions_left(scenario, next(iter(frontier.values())).state)) if len(frontier) == 1 else 1
         # several states of one world are ground as one program (SharedStep), each then solved
-        shared = shared_steps(program, t, [(node.state, node.world) for node in frontier.values()]) \
-            if expanded is None and len(frontier) > 1 else []
+        shared = SharedSteps(program, t, [(node.state, node.world) for node in frontier.values()]) \
+            if expanded is None and len(frontier) > 1 else None
         for index, node in enumerate(frontier.values()):
             # a step that would end past the limit is not begun (the guard would kill it): the
             # longest step so far is the estimate of the next one
@@ -489,7 +492,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
             models, branched = None, False
             if expanded is not None:
                 read = next(expanded)
-            elif shared and (group := shared[index]()) is not None:
+            elif shared is not None and (group := shared(index)) is not None:
                 result.groundings += group.solves == 0
                 models = group.models(node.state)
             while models is None and expanded is None:

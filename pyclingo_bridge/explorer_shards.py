@@ -42,14 +42,14 @@ def expand(files: tuple[str, ...], scenario_program: str, options: tuple[str, ..
            items: list[tuple[tuple[str, ...], int]]) -> list[list[tuple]]:
     """For each (state, world) after step t: the answer sets of step t+1, read (explorer._read); the
     states of one world ground together (explorer.SharedStep), as the explorer grounds them."""
-    from .explorer import STATE_SHOWN, _read, _window, shared_steps
+    from .explorer import STATE_SHOWN, SharedSteps, _read, _window
     from .step_state import state_facts
 
     program = _program(files, scenario_program, options)
-    shared = shared_steps(program, t, items)
+    shared = SharedSteps(program, t, items)
     out = []
-    for (state, world), group in zip(items, shared):
-        if (together := group()) is not None:
+    for i, (state, world) in enumerate(items):
+        if (together := shared(i)) is not None:
             models = together.models(state)
         else:
             ctl = program.control(t, state_facts(state, t) + STATE_SHOWN, world=world, horizon=t + 1)

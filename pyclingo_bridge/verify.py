@@ -131,7 +131,8 @@ def invariants() -> list[Invariant]:
     """Every packaged invariant the encodings state, in file order; read again only when a file
     of asp/ changed (a search asks several times, and reading every file takes half a second)."""
     root = resources.asp_dir()
-    files = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in sorted(root.rglob("*.lp")))
+    files = tuple((str(path), stat.st_mtime_ns, stat.st_size)
+                  for path in sorted(root.rglob("*.lp")) for stat in [path.stat()])
     return list(_packaged_invariants(str(root), files))
 
 
