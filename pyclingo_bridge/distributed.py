@@ -12,7 +12,9 @@ shard is one Dask task, its answer plain data. The Dask extra is optional (`pip 
 A worker that dies while it runs a shard: Dask runs the shard again elsewhere, at most
 `RETRIES` more times (the scheduler's `allowed-failures` for a local cluster; an existing cluster
 keeps its own setting), then the shard is reported failed and the run incomplete, never complete.
-A shard that raises is retried the same way (`retries=`). Each answer carries the fingerprint of
+A shard that raises is retried the same way (`retries=`). A shard is handed to the cluster only
+when one of its threads is free, so no shard waits on a worker behind another one: a worker
+killed by one shard takes no other with it. Each answer carries the fingerprint of
 the encodings the worker ran (shards.fingerprint): a worker with another release of lookback is an
 error, not an answer. With a checkpoint (checkpoint.py), the shards it holds are not run again and
 each one that finishes is recorded as it comes back.
@@ -34,6 +36,8 @@ from .shards import Shard
 
 #: how many more times a shard runs after its worker died (or it raised)
 RETRIES = 2
+#: how often (seconds) a run with shards still to hand out looks for a free thread
+POLL = 0.5
 INSTALL = "pip install 'lookback[distributed]'"
 
 
@@ -181,7 +185,7 @@ def dask_client(workers: int | None, scheduler: str | None):
             raise DistributedError(Location("--scheduler"), f"cannot reach the Dask scheduler at {scheduler} "
                                                             f"({error})") from None
     # the local scheduler gives up on a shard whose worker died RETRIES + 1 times, and gives a worker
-    # one shard at a time (a shard waiting on a worker that dies would count that death too); no
+    # one shard at a time where it queues tasks (_on_dask hands them out one free thread at a time); no
     # memory manager of Dask's (the run's --max-memory limits every process, workers included)
     with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES,
                           "distributed.scheduler.worker-saturation": 1.0, "logging.distributed": "error"}):
@@ -203,17 +207,30 @@ def _on_dask(job, todo: list[Shard], fingerprint: Callable[[], str], expected: s
     try:
         where = (f"{len(client.scheduler_info(n_workers=-1)['workers'])} worker(s) of {scheduler}" if scheduler
                  else f"{workers} local worker process(es)")
-        futures = {client.submit(_timed, job, shard, fingerprint, retries=RETRIES, pure=False): shard for shard in todo}
-        pending = set(futures)
-        while pending:
+        waiting = list(reversed(todo))  # the next shard to hand out last
+        futures: dict[Any, Shard] = {}
+        pending: set = set()
+        while pending or waiting:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
                 run.cut_short = True
                 client.cancel(list(pending))
                 break
+            # a shard is handed out only when a thread is free for it: a shard waiting on a worker
+            # that dies would count that death as its own (the scheduler's queue takes only large
+            # groups of tasks), and another shard's crash would fail it
+            free = _threads(client) - len(pending)
+            while waiting and (free > 0 or not pending):
+                shard = waiting.pop()
+                future = client.submit(_timed, job, shard, fingerprint, retries=RETRIES, pure=False)
+                futures[future] = shard
+                pending.add(future)
+                free -= 1
+            poll = POLL if waiting else None  # a worker coming back frees a thread without a future ending
+            limit = poll if left is None else left if poll is None else min(poll, left)
             try:
-                finished, pending = wait(pending, timeout=left, return_when="FIRST_COMPLETED")
-            except TimeoutError:  # nothing finished before the deadline
+                finished, pending = wait(pending, timeout=limit, return_when="FIRST_COMPLETED")
+            except TimeoutError:  # nothing finished before the deadline or the next look at the workers
                 continue
             for future in finished:
                 shard = futures[future]
@@ -232,6 +249,11 @@ def _on_dask(job, todo: list[Shard], fingerprint: Callable[[], str], expected: s
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _threads(client) -> int:
+    """The threads of the cluster's live workers."""
+    return sum(worker.get("nthreads", 1) for worker in client.scheduler_info(n_workers=-1)["workers"].values())
 
 
 def _reason(future) -> str:

@@ -177,9 +177,46 @@ def test_a_dying_worker_is_replaced_then_its_shard_fails(tmp_path: Path) -> None
     assert (tmp_path / "died").exists()  # the worker did die once
     assert same.complete and [r.result for r in same.runs] == [s.names for s in shards]
     failed = run_shards(_always_die, shards, fingerprint=lambda: "x", workers=2)
+    # only the shard that kills its worker fails: no other shard waits on a worker (CI once saw
+    # shard 2, queued behind shard 0, fail with it)
     assert not failed.complete and [r.shard.index for r in failed.failed] == [0]
     assert failed.failed[0].failed == f"its worker died {distributed.RETRIES + 1} times while running it"
     assert [r.result for r in failed.runs if not r.failed] == [s.names for s in shards[1:]]
+
+
+@pytest.mark.slow  # a local Dask cluster (a few seconds)
+def test_a_shard_is_handed_to_the_cluster_only_when_a_thread_is_free(monkeypatch) -> None:
+    """Never more shards in the cluster than its threads: a shard queued on a worker would share
+    the fate of the shard running there."""
+    made = distributed.dask_client
+    in_cluster: list[int] = []
+
+    def counting_client(workers, scheduler):
+        client, cluster = made(workers, scheduler)
+        submit = client.submit
+
+        def counted(*args, **kwargs):
+            future = submit(*args, **kwargs)
+            futures.append(future)
+            in_cluster.append(sum(not f.done() for f in futures))
+            return future
+        futures: list = []
+        client.submit = counted
+        return client, cluster
+
+    import cloudpickle
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this test module
+    monkeypatch.setattr(distributed, "dask_client", counting_client)
+    shards = plan(Bounds(pieces=1, cards=("grizzly_bears", "murder", "soul_warden", "blood_artist")))
+    same = run_shards(_slow_names, shards, fingerprint=lambda: "x", workers=2)
+    assert same.complete and [r.result for r in same.runs] == [s.names for s in shards]
+    assert len(in_cluster) == len(shards) == 4 and max(in_cluster) <= 2
+
+
+def _slow_names(shard: Shard) -> tuple[str, ...]:
+    import time
+    time.sleep(0.2)
+    return shard.names
 
 
 @pytest.mark.parametrize("workers", [[], pytest.param(["--workers", "2"], marks=pytest.mark.slow)],
