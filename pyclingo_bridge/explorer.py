@@ -346,7 +346,8 @@ def first_line_states(scenario: Scenario, steps: int,
                       options: tuple[str, ...] = ("-c", "identical_orders=one")) -> tuple[StepProgram, list[State]]:
     """The step program of the scenario and the states after steps 0..steps-1 of one line of play
     (the first answer set of each step): a state to ground a step from, for measurements and tests."""
-    program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program, options)
+    program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program, options,
+                          card_files=scenario.card_files)
     states: list[State] = []
     ctl = program.control(-1, STATE_SHOWN)
     for t in range(steps):
@@ -397,7 +398,7 @@ def _explore(scenario: Scenario, edition: str | None = None, *, timeout: float |
                              progress=progress, watch=watch, limit=limit, bound=bound)
     from .explorer_shards import Expander
 
-    with Expander(files, scenario.program, args, workers, scheduler) as expander:
+    with Expander(files, scenario.card_files, scenario.program, args, workers, scheduler) as expander:
         return _explore_with(expander, scenario, edition, files, args, timeout=timeout, max_steps=max_steps,
                              progress=progress, watch=watch, limit=limit, bound=bound)
 
@@ -421,7 +422,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
         # many as the unrolled program's largest horizon for the triggers: a longer game is a loop
         max_steps = initial_horizon(scenario) + MAX_HORIZON
     say = progress or (lambda _text: None)
-    program = StepProgram(files, scenario.program, args)
+    program = StepProgram(files, scenario.program, args, card_files=scenario.card_files)
     result = Exploration(scenario, edition, program=program)
     frontier: dict[tuple, Node] = {}
     kinds: set = set()

@@ -26,26 +26,27 @@ PARTS_PER_WORKER = 4
 _programs: dict[str, Any] = {}
 
 
-def _program(files: tuple[str, ...], scenario_program: str, options: tuple[str, ...]):
+def _program(files: tuple[str, ...], card_files: tuple[str, ...], scenario_program: str, options: tuple[str, ...]):
     from pathlib import Path
 
     from .step_program import StepProgram
 
-    key = hashlib.sha256(repr((files, scenario_program, options)).encode()).hexdigest()
+    key = hashlib.sha256(repr((files, card_files, scenario_program, options)).encode()).hexdigest()
     if key not in _programs:
         _programs.clear()
-        _programs[key] = StepProgram([Path(f) for f in files], scenario_program, options)
+        _programs[key] = StepProgram([Path(f) for f in files], scenario_program, options,
+                                     card_files=[Path(f) for f in card_files])
     return _programs[key]
 
 
-def expand(files: tuple[str, ...], scenario_program: str, options: tuple[str, ...], t: int,
-           items: list[tuple[tuple[str, ...], int]]) -> list[list[tuple]]:
+def expand(files: tuple[str, ...], card_files: tuple[str, ...], scenario_program: str, options: tuple[str, ...],
+           t: int, items: list[tuple[tuple[str, ...], int]]) -> list[list[tuple]]:
     """For each (state, world) after step t: the answer sets of step t+1, read (explorer._read); the
     states of one world ground together (explorer.SharedStep), as the explorer grounds them."""
     from .explorer import STATE_SHOWN, SharedSteps, _read, _window
     from .step_state import state_facts
 
-    program = _program(files, scenario_program, options)
+    program = _program(files, card_files, scenario_program, options)
     shared = SharedSteps(program, t, items)
     out = []
     for i, (state, world) in enumerate(items):
@@ -67,11 +68,12 @@ def part_of(state: tuple[str, ...], parts: int) -> int:
 class Expander:
     """A Dask client that expands the frontiers of one exploration (used as a context manager)."""
 
-    def __init__(self, files, scenario_program: str, options: tuple[str, ...], workers: int | None,
+    def __init__(self, files, card_files, scenario_program: str, options: tuple[str, ...], workers: int | None,
                  scheduler: str | None):
         from .distributed import dask_client
 
-        self.spec = (tuple(str(f) for f in files), scenario_program, tuple(options))
+        self.spec = (tuple(str(f) for f in files), tuple(str(f) for f in card_files), scenario_program,
+                     tuple(options))
         self.client, self.cluster = dask_client(workers, scheduler)
         self.workers = max(1, workers or len(self.client.scheduler_info(n_workers=-1)["workers"]))
 

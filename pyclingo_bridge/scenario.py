@@ -139,8 +139,9 @@ class Scenario(NamedTuple):
 
     @property
     def card_files(self) -> tuple[Path, ...]:
-        """The card files the run loads (the scenario's own cards are among its facts)."""
-        return self.library.files
+        """The card files the run loads: those of the library its facts can lead to
+        (cards.reachable_card_files; the scenario's own cards are among its facts)."""
+        return cards.reachable_card_files(self.library.files, self.program)
 
     @property
     def program(self) -> str:

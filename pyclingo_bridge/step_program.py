@@ -133,13 +133,36 @@ def _split(statements: list, known: Iterable[tuple[str, int]] = ()) -> tuple[lis
     return static, found
 
 
-def _encodings_parts(files: list[Path]) -> tuple[str, str, set]:
+def _encodings_parts(files: list[Path], card_files: Iterable[Path] = ()) -> tuple[str, str, set]:
     """The encodings split (module docstring) as program text: the static rules with the
     definitions (#const, #defined) both programs need, the step program, and the dynamic
-    predicates. Kept in the cache folder under a hash of their text: walking the syntax trees of
-    some 4,000 statements takes about a second, and parsing them into Python objects, which every
-    process would do again, about 0.15 s; the step program's text alone parses in a fraction of
-    that, and the static text goes to clingo as text."""
+    predicates. The card files among `files` (facts only: cards.py) are split on their own, so
+    that the split of the rules, kept in the cache folder, serves every set of cards a game loads
+    (scenario.card_files); a card fact of a dynamic predicate, or naming a step constant, splits
+    every file together instead."""
+    cards = {Path(p).resolve() for p in card_files}
+    rules = [f for f in files if Path(f).resolve() not in cards]
+    static_text, step_text, dynamic = _rules_parts(rules)
+    if len(rules) == len(files):
+        return static_text, step_text, dynamic
+    facts: list[str] = []
+    for path in (f for f in files if Path(f).resolve() in cards):
+        for stm in resources.statements(path) or [None]:
+            if stm is None or stm.ast_type not in (A.Rule, A.Program, A.Comment):
+                return _rules_parts(files)  # not the facts a card file is checked to hold
+            if stm.ast_type == A.Rule:
+                fact = _Rule(stm)
+                if len(stm.body) or fact.heads & dynamic or fact.constants & STEP_CONSTANTS or not fact.heads:
+                    return _rules_parts(files)
+                facts.append(f"{stm}\n")
+    return static_text + "".join(facts), step_text, dynamic
+
+
+def _rules_parts(files: list[Path]) -> tuple[str, str, set]:
+    """_encodings_parts of files split together. Kept in the cache folder under a hash of their
+    text: walking the syntax trees of some 4,000 statements takes about a second, and parsing them
+    into Python objects, which every process would do again, about 0.15 s; the step program's text
+    alone parses in a fraction of that, and the static text goes to clingo as text."""
     digest = hashlib.sha256()
     for path in files:
         digest.update(str(path).encode() + b"\0" + Path(path).read_bytes() + b"\0")
@@ -215,9 +238,10 @@ class StepProgram:
     for the step after t with the facts of world w (worlds: the static program's answer sets;
     static_atoms: the first), ready for the state and grounding."""
 
-    def __init__(self, files: Iterable[Path], scenario_program: str, options: tuple[str, ...] = ()):
+    def __init__(self, files: Iterable[Path], scenario_program: str, options: tuple[str, ...] = (),
+                 card_files: Iterable[Path] = ()):
         self.options = options
-        static_text, step_text, dynamic = _encodings_parts(list(files))
+        static_text, step_text, dynamic = _encodings_parts(list(files), card_files)
         own: list = []
         ast.parse_string(scenario_program, _collector(own))
         own_static, _ = _split(own, dynamic)
