@@ -389,6 +389,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--explorer", action="store_true",
                     help="the explorer's targets of issue 18 (benchmarks/explorer_targets.py); with --docs, only "
                          "that section of docs/performance.md is rewritten (--timeout: seconds per case, default 60)")
+    ap.add_argument("--case-runs", type=int, default=5,
+                    help="with --explorer: runs of each case, the median reported (default 5)")
     ap.add_argument("--scale-out", action="store_true",
                     help="sharded searches on 1 and 2 Dask workers, shard sizes, predictions for 16-256 workers and "
                          "the scheduler under load (benchmarks/scale_out.py; --reps: runs of each, default 3)")
@@ -419,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if a.explorer:
         from . import explorer_targets
-        found = explorer_targets.measure(a.timeout, reps)
+        found = explorer_targets.measure(a.timeout, reps, a.case_runs)
         if a.json:
             print(json.dumps(found, indent=2, default=str))
         else:
