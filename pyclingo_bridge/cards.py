@@ -26,7 +26,6 @@ text) returns every problem of one card file as located CardError objects.
 from __future__ import annotations
 
 import os
-import re
 from collections import defaultdict
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +34,7 @@ from typing import Iterable, NamedTuple
 from clingo import Symbol, SymbolType, parse_term
 
 from . import prescan, resources
+from .ast_text import NAME
 from .errors import Location, ScenarioError
 from .vocabulary import Vocabulary, vocabulary
 
@@ -439,10 +439,6 @@ class CardLibrary(NamedTuple):
         return vocab._replace(card_names=self.names(vocab), triggered=frozenset(triggered))
 
 
-#: a name as clingo reads one (an identifier: a card, a predicate, a constant)
-_NAME = re.compile(r"\b[a-z_][A-Za-z0-9_']*")
-
-
 def reachable_card_files(files: Iterable[Path], program: str) -> tuple[Path, ...]:
     """The card files of `files` a game of `program` (a scenario's facts) can need: the cards it
     names, then those they name (a token an ability creates, ...), and so on; in the order of
@@ -460,7 +456,7 @@ def reachable_card_files(files: Iterable[Path], program: str) -> tuple[Path, ...
 def _reachable(files: tuple[Path, ...], stamps: tuple, program: str) -> tuple[Path, ...]:
     by_name = {card_name_of(path): (path, stamp) for path, stamp in zip(files, stamps)}
     needed: set[str] = set()
-    todo = [name for name in set(_NAME.findall(program)) if name in by_name]
+    todo = [name for name in set(NAME.findall(program)) if name in by_name]
     while todo:
         name = todo.pop()
         if name not in needed:
@@ -471,7 +467,7 @@ def _reachable(files: tuple[Path, ...], stamps: tuple, program: str) -> tuple[Pa
 
 @lru_cache(maxsize=1024)
 def _names_in(path: Path, _stamp: tuple) -> frozenset[str]:
-    return frozenset(_NAME.findall(path.read_text()))
+    return frozenset(NAME.findall(path.read_text()))
 
 
 def folders_from_environment(environ: dict[str, str] | None = None) -> tuple[Path, ...]:

@@ -219,7 +219,7 @@ def _on_dask(job, todo: list[Shard], fingerprint: Callable[[], str], expected: s
             # a shard is handed out only when a thread is free for it: a shard waiting on a worker
             # that dies would count that death as its own (the scheduler's queue takes only large
             # groups of tasks), and another shard's crash would fail it
-            free = _threads(client) - len(pending)
+            free = _threads(client) - len(pending) if waiting else 0
             while waiting and (free > 0 or not pending):
                 shard = waiting.pop()
                 future = client.submit(_timed, job, shard, fingerprint, retries=RETRIES, pure=False)

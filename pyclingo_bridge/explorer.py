@@ -242,7 +242,7 @@ class SharedStep:
         self.ctl.ground([("base", [])])
         self.atoms = {x: parse_term(f"{x[:-1]}, {t})") for x in union}
         self.true: set[str] = set()
-        self.t, self.solves = t, 0
+        self.t = t
 
     def models(self, state: State) -> list[list[Symbol]]:
         """Every answer set of the step from the state (one of the group's)."""
@@ -252,16 +252,16 @@ class SharedStep:
         for x in state_set - self.true:
             self.ctl.assign_external(self.atoms[x], True)
         self.true = state_set
-        self.solves += 1
         models, _ = _window(self.ctl, self.t, 1)
         return models
 
 
 class SharedSteps:
-    """The SharedStep of each (state, world) of a frontier after step t, by its index: built on
-    first use (a time limit checked between states still stops before a grounding), or None for a
-    state alone in its group (its own grounding, facts and all, is smaller). States go together
-    by world, SHARED_GROUP at most in one grounding."""
+    """The answer sets of step t+1 from each (state, world) of a frontier after step t, by its
+    index: solved in the SharedStep of its group, built on first use (a time limit checked between
+    states still stops before a grounding), or, for a state alone in its group, ground on its own
+    (facts and all: smaller). States go together by world, SHARED_GROUP at most in one grounding;
+    `groundings` counts those made so far."""
 
     def __init__(self, program: StepProgram, t: int, items: list[tuple[State, int]]):
         self.program, self.t, self.items = program, t, items
@@ -275,14 +275,21 @@ class SharedSteps:
                 if len(group) > 1:
                     self.group_of.update((i, group) for i in group)
         self.built: dict[tuple[int, ...], SharedStep] = {}
+        self.groundings = 0
 
-    def __call__(self, i: int) -> SharedStep | None:
+    def models(self, i: int) -> list[list[Symbol]]:
+        state, world = self.items[i]
         group = self.group_of.get(i)
         if group is None:
-            return None
+            ctl = self.program.control(self.t, state_facts(state, self.t) + STATE_SHOWN, world=world,
+                                       horizon=self.t + 1)
+            ctl.ground([("base", [])])
+            self.groundings += 1
+            return _window(ctl, self.t, 1)[0]
         if group not in self.built:
-            self.built[group] = SharedStep(self.program, self.t, [self.items[j][0] for j in group], self.items[i][1])
-        return self.built[group]
+            self.built[group] = SharedStep(self.program, self.t, [self.items[j][0] for j in group], world)
+            self.groundings += 1
+        return self.built[group].models(state)
 
 
 def _actions_left(scenario: Scenario, state: State) -> int:
@@ -493,9 +500,10 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
             models, branched = None, False
             if expanded is not None:
                 read = next(expanded)
-            elif shared is not None and (group := shared(index)) is not None:
-                result.groundings += group.solves == 0
-                models = group.models(node.state)
+            elif shared is not None:
+                before = shared.groundings
+                models = shared.models(index)
+                result.groundings += shared.groundings - before
             while models is None and expanded is None:
                 ctl = program.control(t, state_facts(node.state, t) + STATE_SHOWN, world=node.world, horizon=t + k)
                 ctl.ground([("base", [])])

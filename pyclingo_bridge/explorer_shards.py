@@ -43,21 +43,10 @@ def expand(files: tuple[str, ...], card_files: tuple[str, ...], scenario_program
            t: int, items: list[tuple[tuple[str, ...], int]]) -> list[list[tuple]]:
     """For each (state, world) after step t: the answer sets of step t+1, read (explorer._read); the
     states of one world ground together (explorer.SharedStep), as the explorer grounds them."""
-    from .explorer import STATE_SHOWN, SharedSteps, _read, _window
-    from .step_state import state_facts
+    from .explorer import SharedSteps, _read
 
-    program = _program(files, card_files, scenario_program, options)
-    shared = SharedSteps(program, t, items)
-    out = []
-    for i, (state, world) in enumerate(items):
-        if (together := shared(i)) is not None:
-            models = together.models(state)
-        else:
-            ctl = program.control(t, state_facts(state, t) + STATE_SHOWN, world=world, horizon=t + 1)
-            ctl.ground([("base", [])])
-            models, _ = _window(ctl, t, 1)
-        out.append([_read(shown) for shown in models])
-    return out
+    shared = SharedSteps(_program(files, card_files, scenario_program, options), t, items)
+    return [[_read(shown) for shown in shared.models(i)] for i in range(len(items))]
 
 
 def part_of(state: tuple[str, ...], parts: int) -> int:

@@ -141,12 +141,12 @@ def _encodings_parts(files: list[Path], card_files: Iterable[Path] = ()) -> tupl
     (scenario.card_files); a card fact of a dynamic predicate, or naming a step constant, splits
     every file together instead."""
     cards = {Path(p).resolve() for p in card_files}
-    rules = [f for f in files if Path(f).resolve() not in cards]
-    static_text, step_text, dynamic = _rules_parts(rules)
-    if len(rules) == len(files):
+    is_card = [Path(f).resolve() in cards for f in files]
+    static_text, step_text, dynamic = _rules_parts([f for f, card in zip(files, is_card) if not card])
+    if not any(is_card):
         return static_text, step_text, dynamic
     facts: list[str] = []
-    for path in (f for f in files if Path(f).resolve() in cards):
+    for path in (f for f, card in zip(files, is_card) if card):
         for stm in resources.statements(path) or [None]:
             if stm is None or stm.ast_type not in (A.Rule, A.Program, A.Comment):
                 return _rules_parts(files)  # not the facts a card file is checked to hold
