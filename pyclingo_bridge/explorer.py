@@ -527,9 +527,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
                 # the orders of a batch resolved as one (batches.py), at each step of the window;
                 # at the end, of what is left
                 batched = _batch_atoms(shown, texts)
-                lines = node.lines * (orders(batched, "end") if quiet else 1)
-                for step in range(t + 1, t + k + 1):
-                    lines *= orders(batched, step)
+                lines = node.lines * orders(batched, {*range(t + 1, t + k + 1), *(["end"] if quiet else [])})
                 history = node.history | {x for x in texts if x.startswith(HISTORY_OUTCOMES)}
                 own, own_texts, last = _split_horizon(shown, texts)
                 counts = node.counts

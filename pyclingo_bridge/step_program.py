@@ -33,7 +33,7 @@ from clingo import Control, Function, ast
 from clingo.ast import ASTType as A
 
 from . import resources, step_relevance
-from .ast_text import NAME
+from .ast_text import NAME, STRING
 from .errors import EncodingError, Location
 from .vocabulary import cache_dir, store_cached
 
@@ -76,6 +76,13 @@ class _Rule:
         self.body: set = set()
         self.constants: set = set()
         head = statement.head
+        if not statement.body and head.ast_type == A.Literal and head.atom.ast_type == A.SymbolicAtom \
+                and head.atom.symbol.ast_type == A.Function:  # a fact: read from its text (a scenario has hundreds)
+            symbol = head.atom.symbol
+            self.heads.add((symbol.name, len(symbol.arguments)))
+            # the words of its arguments, strings left out: a superset of its constants
+            self.constants.update(NAME.findall(STRING.sub('""', str(symbol)).partition("(")[2]))
+            return
         _atoms_and_constants(head, self.heads, self.constants)
         for lit in statement.body:
             _atoms_and_constants(lit, self.body, self.constants)

@@ -64,8 +64,9 @@ def test_the_orders_a_step_stands_for_are_a_multinomial() -> None:
         return parse_term(f"left_together(tr({ab},obj(s,0),obj(x{i},0),left,1),3,0,{t})")
     atoms = ([left("a", i, "4") for i in range(6)] + [left("b", i, "4") for i in range(3)]
              + [left("a", 9, "end"), left("a", 10, "end"), left("b", 11, "end")])
-    assert orders(atoms, 4) == math.comb(9, 3)  # 9! / (6! 3!)
-    assert orders(atoms, "end") == 3 and orders(atoms, 5) == 1  # 3! / (2! 1!)
+    assert orders(atoms, {4}) == math.comb(9, 3)  # 9! / (6! 3!)
+    assert orders(atoms, {"end"}) == 3 and orders(atoms, {5}) == 1  # 3! / (2! 1!)
+    assert orders(atoms, {4, "end"}) == math.comb(9, 3) * 3  # the steps of a window, and the end
     assert orders(atoms) == math.comb(9, 3) * 3
 
 
