@@ -155,14 +155,15 @@ def _prophecies_and_sheoldred() -> str:
 
 
 @pytest.mark.parametrize("driver", [enumerate_outcomes, pytest.param(enumerate_by_steps, marks=pytest.mark.slow)])
-def test_a_draw_watched_by_a_trigger_is_not_countable(tmp, driver) -> None:
+def test_a_draw_watched_by_a_trigger_is_not_resolved_as_one(tmp, driver) -> None:
     # CR 121.2: each draw is an event; Sheoldred's trigger on it goes on the stack above what is left
-    # of the Dark Prophecy triggers and resolves before the next draw. So the two Dark Prophecy
-    # triggers are not a batch (stack.lp: draws_observed): they go on the stack in either order
-    # (two lines: draws_observed makes each its own class) and resolve one a step. One outcome:
-    # alice draws both cards, gains 2 twice and loses 1 twice: 22.
+    # of the Dark Prophecy triggers and resolves before the next draw. So what is left of the two
+    # Dark Prophecy triggers never resolves as one (batches.lp: singly/1, stack.lp: draws_observed):
+    # one a step. They are still interchangeable (same ability, controller and fixed effect: either
+    # order gives the same game), so one line of play, as any interchangeable triggers count. One
+    # outcome: alice draws both cards, gains 2 twice and loses 1 twice: 22.
     e = driver(_scenario(_prophecies_and_sheoldred(), tmp))
-    assert e.exact and e.lines == 2 and len(e.outcomes) == 1
+    assert e.exact and e.lines == 1 and len(e.outcomes) == 1
     assert _life(e.outcomes[0].atoms, "alice") == 22
     witness = {str(a) for a in e.outcomes[0].witness}
     assert not any(a.startswith("at_once(") for a in witness)
