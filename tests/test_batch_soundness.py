@@ -1,0 +1,148 @@
+"""A batch resolved as one changes no outcome and no count of lines (asp/triggers/batches.lp).
+
+In a game of batches (-c batches=on, what `enumerate` runs) the triggers of countable abilities a
+player puts on the stack at one step go there as a batch, and what is left of it resolves as one
+step when nothing could happen between its objects (at_once/1). That is a shortcut of the engine,
+not a rule of the game: it must give exactly the distinct outcomes, and the lines of play (the
+orders one step stands for, counted by pyclingo_bridge/batches.py), that the same triggers put on
+the stack in a fixed order and resolved one at a time give (-c batches=off). Three wrong answers
+of the shortcut were found by reading the rules (an intervening "if" clause, CR 603.4; a draw that
+dredge can replace, 702.52a; a draw a trigger sees in the hand, 121.2); this test looks for the
+next one by drawing situations where batches form.
+
+Each situation is a wipe drawn from (SEED, index): bob casts Akroma's Vengeance on a board with one
+to three of alice's watchers whose abilities make batches (fixed gains, losses and draws) or watch
+them (a life gain, a draw, a card put into a hand, an intervening "if" clause: two cards of the
+situation), one or two creatures of hers and up to one of bob's, life totals low enough for a
+batch to kill (CR 704.5a), a library short enough for one to empty it (704.5b), and Golgari
+Brownscales (dredge 2) in her graveyard or library. The explorer enumerates it both ways under the
+current rules; any difference fails with the situation's text. (Small boards: with three watchers
+and five creatures, Harvester of Souls' "may" and a dredge card keep a dozen triggers apart, and
+resolved one at a time in every order their states take gigabytes.)
+
+Tiers: situations 0..SLOW-1 in .ci/run (slow: a situation takes 1 to 10 s of CPU, its lethal
+batches resolved one at a time in every order that matters), SLOW..SLOW+NIGHTLY-1 on demand
+(nightly); LOOKBACK_RANDOM_SEED=S draws from seed S instead. The README's command keeps the
+comparison made wrong on purpose (it must fail) and what the sample holds.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from pyclingo_bridge.explorer import explore
+from pyclingo_bridge.scenario import load_scenario
+
+SEED = int(os.environ.get("LOOKBACK_RANDOM_SEED", "18"))
+SLOW = 12
+NIGHTLY = 300
+
+#: alice's watchers: bundled cards, and two written here (CARDS)
+WATCHERS = ("cr_example_artifact", "dark_prophecy", "bastion_of_remembrance", "zulaport_cutthroat",
+            "harvester_of_souls", "sheoldred_the_apocalypse", "ajanis_pridemate", "careful_mourner",
+            "hand_watcher")
+CARDS = {
+    # "Whenever another creature dies, if you have 20 or less life, you gain 1 life" (CR 603.4)
+    "careful_mourner": "printed_type(careful_mourner, creature). printed_pt(careful_mourner, 1, 1).\n"
+                       "printed_ability(careful_mourner, ab(careful_mourner, 1)).\n"
+                       "trigger_on(ab(careful_mourner, 1), dies, and(type(creature), other)).\n"
+                       "trigger_if(ab(careful_mourner, 1), life(you, at_most, 20)).\n"
+                       "effect(ab(careful_mourner, 1), gain_life(you, 1)).\n",
+    # a land the wipe spares: "Whenever a card is put into your hand, you gain 1 life"
+    "hand_watcher": "printed_type(hand_watcher, land). printed_ability(hand_watcher, ab(hand_watcher, 1)).\n"
+                    "trigger_on(ab(hand_watcher, 1), put_into_hand, you_own).\n"
+                    "effect(ab(hand_watcher, 1), gain_life(you, 1)).\n",
+}
+
+
+def wipe_situation(seed: int, index: int) -> str:
+    """Situation `index` of `seed` (module docstring) as a scenario text."""
+    rng = random.Random(f"{seed}:{index}")
+    out = ["player(alice, 1). player(bob, 2).\n", f"active_player({rng.choice(['alice', 'bob'])}).\n",
+           f"starting_life(alice, {rng.choice([2, 3, 20])}). starting_life(bob, {rng.choice([2, 3, 20])}).\n"]
+    for n, watcher in enumerate(rng.sample(WATCHERS, rng.randint(1, 2))):
+        out.append(CARDS.get(watcher, ""))
+        out.append(f"card(w{n}, {watcher}, alice). init_zone(w{n}, battlefield).\n")
+    for who, low in (("alice", 1), ("bob", 0)):
+        for n in range(rng.randint(low, 2 if who == "alice" else 1)):
+            out.append(f"card({who[0]}{n}, grizzly_bears, {who}). init_zone({who[0]}{n}, battlefield).\n")
+    library = [f"card(l{n}, forest, alice)" for n in range(rng.randint(0, 3))]
+    if rng.random() < 0.3:
+        library.insert(min(1, len(library)), "card(gl, golgari_brownscale, alice)")
+    for position, piece in enumerate(library, 1):
+        name = piece.split("(")[1].split(",")[0]
+        out.append(f"{piece}. init_zone({name}, library). library_position({name}, {position}).\n")
+    if rng.random() < 0.3:
+        out.append("card(gg, golgari_brownscale, alice). init_zone(gg, graveyard).\n")
+    out.append("card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).\n")
+    return "".join(out)
+
+
+def _both_ways(path, extra_files: tuple[str, ...] = ()) -> dict[str, tuple]:
+    """The explorer's distinct outcomes with their lines, in a game of batches and without."""
+    scenario = load_scenario(path)
+    found = {}
+    for batches in ("on", "off"):
+        x = explore(scenario, "current", options=("-c", "identical_orders=one", "-c", f"batches={batches}"),
+                    extra_files=extra_files)
+        assert x.cut_short is None
+        found[batches] = tuple(sorted((e.outcome, e.lines) for e in x.endings.values()))
+    return found
+
+
+def _check(tmp_path, index: int) -> None:
+    text = wipe_situation(SEED, index)
+    path = tmp_path / f"wipe_{SEED}_{index}.lp"
+    path.write_text(text)
+    found = _both_ways(path)
+    assert found["on"] == found["off"], (
+        f"situation {index} of seed {SEED}: a batch resolved as one differs from one at a time\n"
+        f"batches=on:  {found['on']}\nbatches=off: {found['off']}\n{text}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", range(SLOW))
+def test_a_batch_resolved_as_one_changes_no_outcome_in_ci(tmp_path, index) -> None:
+    _check(tmp_path, index)
+
+
+@pytest.mark.nightly
+@pytest.mark.parametrize("index", range(SLOW, SLOW + NIGHTLY))
+def test_a_batch_resolved_as_one_changes_no_outcome_nightly(tmp_path, index) -> None:
+    _check(tmp_path, index)
+
+
+def test_the_situations_make_batches_and_vary() -> None:
+    # what the sample holds: every watcher, low and high life totals, both Brownscales
+    texts = [wipe_situation(SEED, i) for i in range(SLOW)]
+    joined = "".join(texts)
+    assert len(set(texts)) == SLOW
+    for watcher in WATCHERS:
+        assert f", {watcher}, alice)" in joined, watcher
+    for fact in ("starting_life(alice, 2)", "starting_life(bob, 20)", "card(gl, golgari_brownscale",
+                 "card(gg, golgari_brownscale", "card(b0, grizzly_bears, bob)"):
+        assert fact in joined, fact
+
+
+def test_a_shortcut_made_wrong_is_caught(tmp_path) -> None:
+    # a careful mourner sees three bears die: one at a time alice ends at 21 (the second and third
+    # find her at 21: CR 603.4); with a rule that resolves every batch as one, at 23
+    path = tmp_path / "mourners.lp"
+    path.write_text(CARDS["careful_mourner"] + "player(alice, 1). player(bob, 2). active_player(alice).\n"
+                    "card(w0, careful_mourner, alice). init_zone(w0, battlefield).\n"
+                    + "".join(f"card(a{n}, grizzly_bears, alice). init_zone(a{n}, battlefield).\n" for n in range(3))
+                    + "card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).\n")
+    found = _both_ways(path)
+    assert found["on"] == found["off"] and len(found["on"]) == 1
+    wrong = tmp_path / "every_batch_at_once.lp"
+    wrong.write_text("at_once(T) :- resolution_due(T), shared_top(T - 1).\n")
+    found = _both_ways(path, (str(wrong),))
+    assert found["on"] != found["off"]
+    assert [_life(outcome) for outcome, _ in found["on"]] == [23] and [_life(o) for o, _ in found["off"]] == [21]
+
+
+def _life(outcome: tuple[str, ...]) -> int:
+    return next(int(o[len("life(alice,"):-1]) for o in outcome if o.startswith("life(alice,"))
