@@ -19,3 +19,9 @@ def variables(node: ast.AST) -> set[str]:
     """The names of the variables in a node (the anonymous `_` left out), read from its text
     (strings left out)."""
     return set(_VARIABLE.findall(STRING.sub('""', str(node))))
+
+
+def names(node: ast.AST) -> set[str]:
+    """The lowercase words of a node, read from its text (strings left out): every predicate and
+    constant it names, and possibly a few more (a superset)."""
+    return set(NAME.findall(STRING.sub('""', str(node))))

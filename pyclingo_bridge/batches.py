@@ -28,15 +28,13 @@ def orders(atoms: Iterable[Symbol], steps: Container[int | str] | None = None) -
     for a in atoms:
         name = a.name
         if name == "left_together":
-            item, b, rank, t = a.arguments
-            if steps is not None and t.number not in steps:
-                continue
+            item, b, rank, step = a.arguments
+            t: int | str = step.number
         elif name == "still_together":
-            item, b, rank = a.arguments
-            t = "end"
-            if steps is not None and t not in steps:
-                continue
+            (item, b, rank), t = a.arguments, "end"
         else:
+            continue
+        if steps is not None and t not in steps:
             continue
         groups[(str(b), str(rank), str(t))][str(item.arguments[0])] += 1  # by ability: tr(Ab, ...)
     total = 1

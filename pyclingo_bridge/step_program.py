@@ -33,7 +33,7 @@ from clingo import Control, Function, ast
 from clingo.ast import ASTType as A
 
 from . import resources, step_relevance
-from .ast_text import NAME, STRING
+from .ast_text import NAME, names
 from .errors import EncodingError, Location
 from .vocabulary import cache_dir, store_cached
 
@@ -80,8 +80,8 @@ class _Rule:
                 and head.atom.symbol.ast_type == A.Function:  # a fact: read from its text (a scenario has hundreds)
             symbol = head.atom.symbol
             self.heads.add((symbol.name, len(symbol.arguments)))
-            # the words of its arguments, strings left out: a superset of its constants
-            self.constants.update(NAME.findall(STRING.sub('""', str(symbol)).partition("(")[2]))
+            for argument in symbol.arguments:  # a superset of its constants
+                self.constants |= names(argument)
             return
         _atoms_and_constants(head, self.heads, self.constants)
         for lit in statement.body:
@@ -271,10 +271,10 @@ class StepProgram:
             statements = self.step_statements
             if self._relaxed is not None:
                 statements = step_relevance.kept(statements, _relevant_rules(self._relaxed, atoms))
-            names = set(NAME.findall("\n".join(map(str, statements))))
+            named = set(NAME.findall("\n".join(map(str, statements))))
             facts: dict[str, list[str]] = {"": []}
             for a in atoms:
-                facts.setdefault("" if a.name in names else a.name, []).append(f"{a}.\n")
+                facts.setdefault("" if a.name in named else a.name, []).append(f"{a}.\n")
             self._world_programs[world] = (statements, {k: "".join(v) for k, v in facts.items()})
         return self._world_programs[world]
 

@@ -69,12 +69,11 @@ def wipe_situation(seed: int, index: int) -> str:
     for who, low in (("alice", 1), ("bob", 0)):
         for n in range(rng.randint(low, 2 if who == "alice" else 1)):
             out.append(f"card({who[0]}{n}, grizzly_bears, {who}). init_zone({who[0]}{n}, battlefield).\n")
-    library = [f"card(l{n}, forest, alice)" for n in range(rng.randint(0, 3))]
+    library = [(f"l{n}", "forest") for n in range(rng.randint(0, 3))]
     if rng.random() < 0.3:
-        library.insert(min(1, len(library)), "card(gl, golgari_brownscale, alice)")
-    for position, piece in enumerate(library, 1):
-        name = piece.split("(")[1].split(",")[0]
-        out.append(f"{piece}. init_zone({name}, library). library_position({name}, {position}).\n")
+        library.insert(min(1, len(library)), ("gl", "golgari_brownscale"))
+    for position, (name, card) in enumerate(library, 1):
+        out.append(f"card({name}, {card}, alice). init_zone({name}, library). library_position({name}, {position}).\n")
     if rng.random() < 0.3:
         out.append("card(gg, golgari_brownscale, alice). init_zone(gg, graveyard).\n")
     out.append("card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).\n")
