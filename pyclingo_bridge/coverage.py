@@ -37,7 +37,7 @@ import clingo.ast as ast
 from clingo import Control, Symbol, SymbolType
 
 from . import resources
-from .engine import solve
+from .engine import solve_keeping_control
 from .enumeration import lines_of_play
 from .errors import LookbackError
 from .expect import FAIL, evaluate
@@ -212,6 +212,9 @@ class Exercise:
     passed: bool
     why: str
     exercised: frozenset[tuple[str, int, str]]
+    #: the non-trivial strongly connected components of the run's ground program (0: tight, no
+    #: positive loop), at the horizon the run ended at; None when it did not ground
+    sccs: int | None = None
 
 
 def _name(pattern: ast.AST) -> str | None:
@@ -279,14 +282,15 @@ def exercise(path: Path, edition: str, timeout: float = RUN_TIMEOUT) -> Exercise
     """Solve one scenario under one edition and see which citations it exercises (none unless it passes)."""
     name = path.stem
     try:
-        run = solve(load_scenario(path), edition=edition, timeout=timeout, brave=True)
+        run, ctl = solve_keeping_control(load_scenario(path), edition=edition, timeout=timeout, brave=True)
+        sccs = int(ctl.statistics["problem"]["lp"]["sccs"])
         error = run_error(run)
         lines = None if error else lines_of_play(run, timeout=timeout)
     except LookbackError as exc:
         return Exercise(name, edition, False, str(exc), frozenset())
     failed = [v for v in evaluate(run, lines) if v.status == FAIL]
     why = str(error) if error else f"{len(failed)} expectation(s) failed, first: {failed[0].what}" if failed else ""
-    return Exercise(name, edition, not why, why, frozenset() if why else exercised_by(citations(), run.brave))
+    return Exercise(name, edition, not why, why, frozenset() if why else exercised_by(citations(), run.brave), sccs)
 
 
 def _exercise(job: tuple[Path, str, float]) -> Exercise:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from clingo import Control, Function, Number, Symbol
+from clingo import Control, Function, Symbol
 
 from . import resources
-from .errors import EncodingError, Location
+from .errors import EncodingError
 from .scenario import Scenario
 
 State = tuple[str, ...]

@@ -20,11 +20,11 @@ def test_there_are_bundled_scenarios() -> None:
     assert {p.name for p in resources.bundled_scenarios()} == {p.name for p in REPO_SCENARIOS}
 
 
-# a tenth of the scenarios in the README's test command (its first command, `lookback check`,
+# a twentieth of the scenarios in the README's test command (its first command, `lookback check`,
 # checks them all); .ci/run checks every one in its own edition from the runs the coverage report
 # solves anyway (test_coverage.py: test_every_bundled_scenario_passes_in_its_own_edition); the rest
 # through the command line on demand (-m nightly)
-@pytest.mark.parametrize("path", sampled(REPO_SCENARIOS, 10, ids=lambda p: p.name, rest=pytest.mark.nightly))
+@pytest.mark.parametrize("path", sampled(REPO_SCENARIOS, 20, ids=lambda p: p.name, rest=pytest.mark.nightly))
 def test_bundled_scenario_checks(path: Path) -> None:
     result = CliRunner().invoke(main, ["check", str(path)])
     assert result.exit_code == 0, result.output

@@ -22,7 +22,7 @@ import zlib
 import clingo
 import pytest
 
-from asp_helpers import (ASP, sampled, SCENARIOS, Case, Run, brave, cautious, each_model, matching, never,
+from asp_helpers import (ASP, SCENARIOS, Case, Run, brave, cautious, each_model, matching, never,
                          never_prefix, num_models, num_outcomes, solve)
 
 PLAYERS = "player(alice, 1). player(bob, 2). active_player(alice).\n"
@@ -535,12 +535,12 @@ NOT_TIGHT: dict[str, str] = {}
 
 
 def _silent_tiers() -> list:
-    """Every bundled scenario under both editions: about a fortieth of the runs in the README's
-    test command, another tenth in .ci/run (-m slow), all of them on demand (-m nightly). The share of a
-    run is fixed by its name (a checksum), so a new scenario does not move the others."""
+    """Every bundled scenario under both editions at horizon 12: about a fortieth of the runs in the
+    README's test command, all of them on demand (-m nightly). .ci/run checks every one at the
+    horizon its run ends at, from the runs of the coverage report (tests/test_coverage.py). The
+    share of a run is fixed by its name (a checksum), so a new scenario does not move the others."""
     def marks(name: str):
-        share = zlib.crc32(name.encode()) % 40
-        return () if share == 0 else pytest.mark.slow if share in (3, 13, 23, 33) else pytest.mark.nightly
+        return () if zlib.crc32(name.encode()) % 40 == 0 else pytest.mark.nightly
     return [pytest.param(p, e, id=f"{e}-{p.stem}", marks=marks(f"{e}-{p.stem}"))
             for p in BUNDLED for e in ("current", "2006")]
 

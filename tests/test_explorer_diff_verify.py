@@ -27,7 +27,7 @@ from click.testing import CliRunner
 from pyclingo_bridge import engine, explorer, load_scenario, resources, verify_by_steps
 from pyclingo_bridge.cli import main
 from pyclingo_bridge.expect import FAIL, evaluate
-from pyclingo_bridge.edition_diff import DIFFER, INCOMPLETE, SAME, SAME_OUTCOMES_OTHER_RULES, EditionDiff, diff_editions
+from pyclingo_bridge.edition_diff import DIFFER, SAME, SAME_OUTCOMES_OTHER_RULES, EditionDiff, diff_editions
 from pyclingo_bridge.generate import Bounds
 from pyclingo_bridge.verify import BOUNDED, EVERY_HORIZON, NOT_EXERCISED, REFUTED, Report, verify
 

@@ -39,10 +39,10 @@ def test_about_200_cases_over_every_bundled_scenario() -> None:
     assert {name for _, _, names, _ in CASES for name in names} == {m.__name__ for m in MUTATIONS}
 
 
-# a sixtieth of the cases in the README's test command, the rest on demand (-m nightly): a full sweep
+# a hundred and twentieth of the cases in the README's test command, the rest on demand (-m nightly): a full sweep
 # took 85 s of the CI's time, and python -m benchmarks --fuzz 1000 is its larger sibling
 @pytest.mark.parametrize("case_id, path, names, command",
-                         sampled(CASES, 60, ids=[c[0] for c in CASES], rest=pytest.mark.nightly))
+                         sampled(CASES, 120, ids=[c[0] for c in CASES], rest=pytest.mark.nightly))
 def test_mutant_ends_cleanly(tmp_path, case_id, path, names, command) -> None:
     mutated = tmp_path / f"{case_id}.lp"
     mutated.write_text(mutant(case_id, path, names))

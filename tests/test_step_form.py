@@ -118,12 +118,12 @@ def spread(horizon: int, n: int = 4) -> list[int]:
     return [t for t in inner if 0 < t < horizon]
 
 
-# every 64th scenario in the README's test command at three cuts, one in 64 more in .ci/run; one
+# every 128th scenario in the README's test command at three cuts, one in 64 more in .ci/run; one
 # in 64 of them under both editions, at four cuts or more over the horizon, in .ci/run (-m slow), every one on demand
 # (-m nightly: about 17 minutes of CPU). The explorer's agreement tests (test_explorer.py) resume
 # the game from every state of every line of the scenarios they run.
 def _tiered(i: int, path: Path):
-    return pytest.param(path, id=path.name, marks=() if i % 64 == 0 else pytest.mark.slow if i % 64 == 1
+    return pytest.param(path, id=path.name, marks=() if i % 128 == 0 else pytest.mark.slow if i % 64 == 1
                         else pytest.mark.nightly)
 
 
