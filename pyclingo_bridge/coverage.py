@@ -109,19 +109,20 @@ def _blocks(path: Path) -> list[tuple[int, str, list[ast.AST], int | None]]:
     blank = [n for n, text in enumerate(lines, 1) if not text.strip()]
     docs = _docstrings(lines)
     tags = rule_tags(path)
-    stmts = sorted((s for s in statements(path) if s.ast_type == ast.ASTType.Rule),
-                   key=lambda s: s.location.begin.line)
+    # each statement with its line, read once (a node's field is a call into clingo)
+    stmts = sorted(((s.location.begin.line, s) for s in statements(path) if s.ast_type == ast.ASTType.Rule),
+                   key=lambda ls: ls[0])
     blocks = []
     for line, rule in tags:
-        first = next((s.location.begin.line for s in stmts if s.location.begin.line >= line), None)
+        first = next((at for at, _ in stmts if at >= line), None)
         if first is None:
             blocks.append((line, rule, [], None))
             continue
         end = min([n for n in blank if n > first] + [n for n, _ in tags if n > first] + [len(lines) + 1])
         doc = next((n for n in docs if first < n < end), None)
         stop = end if doc is None else doc
-        blocks.append((line, rule, [s for s in stmts if first <= s.location.begin.line < stop],
-                       doc if doc is not None and any(doc < s.location.begin.line < end for s in stmts) else None))
+        blocks.append((line, rule, [s for at, s in stmts if first <= at < stop],
+                       doc if doc is not None and any(doc < at < end for at, _ in stmts) else None))
     return blocks
 
 

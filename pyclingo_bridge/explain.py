@@ -30,12 +30,12 @@ from functools import cache
 
 from clingo import Control, Function, Number, Symbol, SymbolType, ast, parse_term
 
-from . import provenance
+from . import provenance, provenance_cache, resources
 from .engine import solve
 from .errors import Location, ScenarioError
 from .json_output import dumps
 from .provenance import GENERIC, Meta, head_elements
-from .rulebook import Statement, ground, statements
+from .rulebook import ground, statements
 from .run_errors import run_error
 from .cards import CardLibrary
 from .scenario import SCENARIO_PREDICATES, Scenario, load_scenario
@@ -112,7 +112,11 @@ class Explanation:
 
 
 def _text(sym: Symbol) -> str:
-    return str(sym)
+    """An atom as clingo prints it, a value that stands for any value (provenance.HOLE) as `_`."""
+    return _HOLE_TEXT.sub("_", str(sym))
+
+
+_HOLE_TEXT = re.compile(rf"\b{provenance.HOLE.name}\b")
 
 
 def _literal_text(text: str) -> str:
@@ -184,15 +188,11 @@ def explain_atoms(scenario: Scenario, atom_texts: tuple[str, ...], *, edition: s
     prog = _program(scenario.card_files)
     extra, special = _specialised(scenario.card_files, tuple(sorted({(a.name, len(a.arguments)) for a in atoms})))
     meta = {**prog.meta, **special}
-    last = max(prog.rules, default=0)
-
-    def transform(index: int, stmt: Statement):
-        return prog.rules.get(index, []) + (extra if index == last else [])
-
     facts = "".join(f"{f.symbol}.\nexplain_prov(scenario({i}), 0, {f.symbol}, (), ()) :- explain_want({f.symbol}).\n"
                     for i, f in enumerate(scenario.facts))
     query = "".join(f"explain_want({a}).\nexplain_ground({a}).\nexplain_wantnot_at({a}, 0).\n" for a in atoms)
-    ctl = ground(transform, facts + GENERIC + query, horizon=run.horizon, edition=edition,
+    rules = prog.rules + "".join(f"{rule}\n" for rule in extra)
+    ctl = ground(lambda _index, _stmt: [], rules + facts + GENERIC + query, horizon=run.horizon, edition=edition,
                  constants={"explain_depth": depth}, card_files=scenario.card_files)
     book = _Book(scenario, meta, levels)
     found = {}
@@ -209,8 +209,8 @@ def explain_atoms(scenario: Scenario, atom_texts: tuple[str, ...], *, edition: s
 @cache
 def _program(card_files) -> provenance.Program:
     """The provenance program of the encodings with these cards (the same for every scenario
-    that has them: made once a process)."""
-    return provenance.program(statements(card_files))
+    that has them: read once a process from the cache folder, provenance_cache.py)."""
+    return provenance_cache.load(statements(card_files), resources.encoding_files(card_files))
 
 
 @cache
@@ -313,7 +313,7 @@ class _Book:
             # nearest misses first: the instances that got furthest (conditions met, here and
             # below), then by step and values; those that stop earlier are only counted
             progress = {f: self._progress(f, fails, depth, frozenset()) for f in found}
-            ranked = sorted(found, key=lambda f: (-progress[f], f[0], str(f[1])))
+            ranked = sorted(found, key=lambda f: (-progress[f], f[0], _text(f[1])))
             shown = [f for f in ranked if progress[f] == progress[ranked[0]]][:MAX_FAILS]
             for k, values, why in shown:
                 text, names = meta.steps[k - 1]
@@ -469,8 +469,8 @@ def _well_founded(derivations: dict) -> dict:
                 continue
             ready = [o for o in options if all(p in level for p in o[1])]
             if ready:
-                chosen[head] = min(ready, key=lambda o: (max((level[p] for p in o[1]), default=-1), str(o[0]),
-                                                         str(o[1]), str(o[2])))
+                chosen[head] = min(ready, key=lambda o: (max((level[p] for p in o[1]), default=-1), _text(o[0]),
+                                                         _text(o[1]), _text(o[2])))
         if not chosen:
             return best
         for head, choice in chosen.items():

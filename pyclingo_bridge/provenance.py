@@ -30,6 +30,7 @@ The scenario's own facts get explain_prov(scenario(I), 0, F, (), ()) with I thei
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import count
 
@@ -40,8 +41,9 @@ from .ast_text import variables
 from .rulebook import Statement
 
 _LOC = ast.Location(ast.Position("<provenance>", 1, 1), ast.Position("<provenance>", 1, 1))
-#: the constant that stands for "any value" in a reported condition
-HOLE = Function("_")
+#: the constant that stands for "any value" in a reported condition (shown as `_`: explain.py;
+#: a constant named `_` would be read back from the rules' text as an anonymous variable)
+HOLE = Function("explain_hole")
 DEFAULT_DEPTH = 5
 
 #: generic rules of the why-not recursion and of the scenario facts
@@ -270,14 +272,15 @@ class _Call:
 
 @dataclass
 class Program:
-    """The provenance rules of the encodings (by statement index) with the meta of each why-not
-    chain, and what specialise() needs: the head elements by predicate and the why-not steps
-    whose atom has unknown arguments."""
+    """The provenance rules of the encodings (their text: clingo parses it faster than Python
+    hands it syntax trees) with the meta of each why-not chain, and what specialise() needs: the
+    head elements by predicate and the why-not steps whose atom has unknown arguments (mappings:
+    provenance_cache.py reads them from its file on demand)."""
 
-    rules: dict[int, list[ast.AST]]
+    rules: str
     meta: dict[tuple[int, int, int], Meta]
-    elements: dict[tuple[str, int], list[_Element]]
-    calls: dict[tuple[int, int], list[_Call]]
+    elements: Mapping[tuple[str, int], list[_Element]]
+    calls: Mapping[tuple[int, int], list[_Call]]
 
 
 #: how many times a why-not goes below an atom with unknown arguments (fired/6 needs two:
@@ -288,7 +291,8 @@ HOLE_HOPS = 3
 def program(stmts: tuple[Statement, ...]) -> Program:
     """The provenance rules of the encodings: for each rule element, the why rules and the
     why-not chain for a ground atom (mode 0)."""
-    prog = Program({}, {}, {}, {})
+    prog = Program("", {}, {}, {})
+    text: list[str] = []
     for index, stmt in enumerate(stmts):
         if not stmt.is_rule:
             continue
@@ -304,7 +308,8 @@ def program(stmts: tuple[Statement, ...]) -> Program:
             name = _head_name(el.pattern)
             if name is not None:
                 prog.elements.setdefault(name, []).append(el)
-        prog.rules[index] = rules
+        text += (f"{rule}\n" for rule in rules)
+    prog.rules = "".join(text)
     return prog
 
 
