@@ -10,6 +10,7 @@ the slow tier (one grounding of the provenance program per edition: seconds)."""
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 import sys
@@ -22,17 +23,26 @@ from pyclingo_bridge import decode, enumerate_outcomes, html_report, load_scenar
 from pyclingo_bridge.resources import scenarios_dir
 from pyclingo_bridge.swimlanes import CHAR, FONT_SIZE
 
+# one worker draws every page once (_report_text), the tests read it
+pytestmark = pytest.mark.xdist_group("report_pages")
+
 SEED = "seed_603_10a_wipe.lp"
 CHAIN = "haunt_chain_three_links.lp"
 TWO_OUTCOMES = "replacement_616_1_legacy_weapon_and_rest_in_peace.lp"
 
 
 def _page(name: str, edition: str | None = None, explain: bool = False) -> BeautifulSoup:
+    return BeautifulSoup(_report_text(name, edition, explain), "html.parser")
+
+
+@functools.cache  # the tests only read the page: drawn once a process for each scenario
+def _report_text(name: str, edition: str | None, explain: bool) -> str:
     report = html_report(load_scenario(scenarios_dir() / name), edition, explain=explain)
     assert report.cut_short is None
-    return BeautifulSoup(report.text, "html.parser")
+    return report.text
 
 
+@functools.cache
 def _witnesses(name: str, edition: str | None = None):
     found = enumerate_outcomes(load_scenario(scenarios_dir() / name), edition=edition)
     return found, [decode(o.witness, i) for i, o in enumerate(found.outcomes, 1)]
