@@ -17,7 +17,8 @@ command that draws it again.
 
 Tiers: situations 0 to SLOW-1 of seed SEED (18) in .ci/run (slow), SLOW to SLOW+NIGHTLY-1 on demand
 (`python -m pytest -m nightly tests/test_random_situations.py`); LOOKBACK_RANDOM_SEED=S draws from
-seed S instead. A situation costs about 7 s of CPU (docs/step-form.md: the explorer grounds each
+seed S instead. A situation costs 2 to 5 s of CPU (median 3.7 s over situations 0-7 of seed 18, in
+one process: eight runs, each grounding the encodings; docs/step-form.md: the explorer grounds each
 step on its own), so the README's command keeps only cheap representatives: a situation drawn
 twice, a situation both drivers refuse, and an explorer made wrong on purpose caught on situation 0
 with the message a difference prints.
@@ -111,7 +112,7 @@ def _agree(situation: str, name: str, path, rng: random.Random) -> None:
         raise AssertionError(f"the two drivers differ on {name}:\n{text}\n{error}") from error
 
 
-@pytest.mark.slow  # about 7 s of CPU a situation (module docstring)
+@pytest.mark.slow  # 2 to 5 s of CPU a situation (module docstring)
 @pytest.mark.parametrize("index", range(SLOW), ids=lambda i: f"seed{SEED}-{i}")
 def test_both_drivers_agree_on_random_situations(index, tmp_path) -> None:
     _agree_on(SEED, index, tmp_path)
