@@ -287,7 +287,7 @@ def _guard(g: int) -> Symbol:
 
 def ground_guarded(guards: _Guards, extra: str, horizon: int, edition: str | None) -> Control:
     """The encodings with each guarded statement's body extended by its guard."""
-    return ground(lambda index, stmt: [], extra, horizon=horizon, edition=edition, rewrite=guards.guarded,
+    return ground(extra, horizon=horizon, edition=edition, rewrite=guards.guarded,
                   card_files=guards.card_files)
 
 

@@ -192,7 +192,7 @@ def explain_atoms(scenario: Scenario, atom_texts: tuple[str, ...], *, edition: s
                     for i, f in enumerate(scenario.facts))
     query = "".join(f"explain_want({a}).\nexplain_ground({a}).\nexplain_wantnot_at({a}, 0).\n" for a in atoms)
     rules = prog.rules + "".join(f"{rule}\n" for rule in extra)
-    ctl = ground(lambda _index, _stmt: [], rules + facts + GENERIC + query, horizon=run.horizon, edition=edition,
+    ctl = ground(rules + facts + GENERIC + query, horizon=run.horizon, edition=edition,
                  constants={"explain_depth": depth}, card_files=scenario.card_files)
     book = _Book(scenario, meta, levels)
     found = {}

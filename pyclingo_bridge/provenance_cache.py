@@ -19,7 +19,6 @@ built from, and it is written whole).
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import sys
@@ -33,7 +32,7 @@ from clingo import ast
 from . import provenance
 from .provenance import Meta, Program, _Call, _Element
 from .rulebook import Statement
-from .vocabulary import cache_dir, store_cached
+from .vocabulary import cache_dir, files_digest, store_cached
 
 #: bump when the file's layout changes (provenance.py's own text is in the hash already)
 FORMAT = 1
@@ -42,10 +41,8 @@ FORMAT = 1
 def load(stmts: tuple[Statement, ...], files: list[Path]) -> Program:
     """The provenance program of stmts (the statements of `files`, in order): from the cache
     folder when it holds this version's, else built (provenance.program) and stored there."""
-    digest = hashlib.sha256(f"{FORMAT}\0{clingo_version}\0".encode() + Path(provenance.__file__).read_bytes())
-    for path in files:
-        digest.update(b"\0" + str(path).encode() + b"\0" + Path(path).read_bytes())
-    cached = cache_dir() / f"provenance-{digest.hexdigest()[:20]}-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
+    digest = files_digest([Path(provenance.__file__), *files], f"{FORMAT}\0{clingo_version}\0".encode())
+    cached = cache_dir() / f"provenance-{digest}-py{sys.version_info[0]}{sys.version_info[1]}.marshal"
     try:
         prog = from_data(marshal.loads(zlib.decompress(cached.read_bytes())), stmts)
     except (OSError, EOFError, ValueError, TypeError, KeyError, IndexError, zlib.error):  # absent or damaged: built again

@@ -76,13 +76,13 @@ def statements(card_files: tuple[Path, ...] | None = None) -> tuple[Statement, .
     return tuple(found)
 
 
-def ground(transform: Callable[[int, Statement], list[ast.AST]], extra: str, *, horizon: int,
+def ground(extra: str, *, horizon: int,
            edition: str | None, constants: dict[str, int] | None = None,
            rewrite: Callable[[int, ast.AST], ast.AST] | None = None,
            card_files: tuple[Path, ...] | None = None) -> Control:
-    """A Control holding the encodings with the rules `transform` adds for each statement (by its
-    index in statements()), each statement replaced by rewrite(index, node) if given, plus
-    `extra` (scenario facts and generic rules), grounded at horizon.
+    """A Control holding the encodings, each statement replaced by rewrite(index, node) if given
+    (index: its place in statements()), plus `extra` (transformed rules, scenario facts and
+    generic rules, as text), grounded at horizon.
 
     Errors of clingo are EncodingError (any message but the infos about atoms that no rule
     derives: transformed programs name atoms that a given scenario never needs)."""
@@ -97,8 +97,6 @@ def ground(transform: Callable[[int, Statement], list[ast.AST]], extra: str, *, 
         with ast.ProgramBuilder(ctl) as builder:
             for index, stmt in enumerate(statements(card_files)):
                 builder.add(rewrite(index, stmt.node) if rewrite else stmt.node)
-                for node in transform(index, stmt):
-                    builder.add(node)
             ast.parse_string(extra, builder.add)
         ctl.ground([("base", [])])
     except RuntimeError as exc:

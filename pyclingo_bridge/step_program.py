@@ -35,7 +35,7 @@ from clingo.ast import ASTType as A
 from . import resources, step_relevance
 from .ast_text import NAME, names
 from .errors import EncodingError, Location
-from .vocabulary import cache_dir, store_cached
+from .vocabulary import cache_dir, files_digest, store_cached
 
 #: constants whose value changes from one step's grounding to the next
 STEP_CONSTANTS = frozenset({"horizon", "start"})
@@ -170,10 +170,7 @@ def _rules_parts(files: list[Path]) -> tuple[str, str, set]:
     text: walking the syntax trees of some 4,000 statements takes about a second, and parsing them
     into Python objects, which every process would do again, about 0.15 s; the step program's text
     alone parses in a fraction of that, and the static text goes to clingo as text."""
-    digest = hashlib.sha256()
-    for path in files:
-        digest.update(str(path).encode() + b"\0" + Path(path).read_bytes() + b"\0")
-    cached = cache_dir() / f"step-parts-{digest.hexdigest()[:20]}.json"
+    cached = cache_dir() / f"step-parts-{files_digest(files)}.json"
     try:
         data = json.loads(cached.read_text())
         return data["static"], data["step"], {(n, a) for n, a in data["dynamic"]}

@@ -26,13 +26,14 @@ version, which is in the file's name.
 
 from __future__ import annotations
 
+import hashlib
 import marshal
 import os
 import sys
 from binascii import crc32
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 from clingo import Symbol, SymbolType, __version__ as clingo_version, ast, parse_term
 
@@ -205,6 +206,14 @@ def cache_dir() -> Path:
         return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lookback"
     from platformdirs import user_cache_path
     return user_cache_path("lookback", appauthor=False)
+
+
+def files_digest(files: Iterable[Path], salt: bytes = b"") -> str:
+    """A name for what is built from these files (and salt): a hash of their paths and texts."""
+    digest = hashlib.sha256(salt)
+    for path in files:
+        digest.update(str(path).encode() + b"\0" + Path(path).read_bytes() + b"\0")
+    return digest.hexdigest()[:20]
 
 
 def store_cached(cached: Path, data: bytes) -> None:
