@@ -139,10 +139,11 @@ def _wait(handle, deadline: float | None) -> bool:
     return True
 
 
-def solve_until(ctl, on_model, deadline: float | None) -> tuple[bool, object]:
-    """Solve in the background until the search ends or the deadline passes (then cancelled);
-    Ctrl-C cancels the search and is raised again. Returns (finished, clingo's SolveResult)."""
-    with ctl.solve(on_model=on_model, async_=True) as handle:
+def solve_until(ctl, on_model, deadline: float | None, assumptions=()) -> tuple[bool, object]:
+    """Solve (under the assumptions: clingo's (atom, truth) pairs) in the background until the search
+    ends or the deadline passes (then cancelled); Ctrl-C cancels the search and is raised again.
+    Returns (finished, clingo's SolveResult)."""
+    with ctl.solve(assumptions=list(assumptions), on_model=on_model, async_=True) as handle:
         try:
             finished = _wait(handle, deadline)
         except KeyboardInterrupt:
@@ -153,7 +154,7 @@ def solve_until(ctl, on_model, deadline: float | None) -> tuple[bool, object]:
         return finished, handle.get()
 
 
-class _Solver:
+class Solver:
     """One grounding at one horizon; collects models under a model and time budget."""
 
     def __init__(self, scenario: Scenario, edition: str | None, horizon: int, extra_encoding: str | None,
@@ -170,11 +171,11 @@ class _Solver:
                 self.ctl.add("base", [], extra_encoding)
             self.ctl.ground([("base", [])])
         except RuntimeError as exc:
-            raise self._error(str(main)) from exc
+            raise self.error(str(main)) from exc
         if self.messages:
-            raise self._error(str(main))
+            raise self.error(str(main))
 
-    def _error(self, fallback: str) -> EncodingError:
+    def error(self, fallback: str) -> EncodingError:
         if self.messages:
             return EncodingError.from_clingo(self.messages[0], fallback)
         return EncodingError(Location(fallback), "clingo failed without a message")
@@ -193,7 +194,7 @@ class _Solver:
         self.ctl.configuration.solve.project = "project" if project else "no"
         finished, result = solve_until(self.ctl, on_model, deadline)
         if self.messages:
-            raise self._error(str(resources.main_encoding()))
+            raise self.error(str(resources.main_encoding()))
         if not finished or result.interrupted:
             return models, False, TIMEOUT
         if not result.exhausted:
@@ -231,7 +232,7 @@ def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, hor
     current = horizon if horizon is not None else initial_horizon(scenario)
     rounds = None if token_rounds_fixed(scenario, options) else 1
     while True:
-        solver = _Solver(scenario, edition, current, extra_encoding, options + rounds_options(rounds), main)
+        solver = Solver(scenario, edition, current, extra_encoding, options + rounds_options(rounds), main)
         atoms: set[Symbol] | None = set() if brave else None
         models, exhausted, cut_short = solver.solve(max_models, deadline, atoms, project)
         if cut_short != TIMEOUT and any(_token_cap(m) for m in models) and grow_rounds(rounds) is not None \
@@ -250,12 +251,12 @@ def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, hor
                                "(a trigger loop, or a very long script)")
         current = next_horizon(current)
     ordered = sorted(models, key=lambda m: m[0])
-    return Run(scenario, _edition_in_force(ordered, edition, scenario), current,
+    return Run(scenario, edition_in_force(ordered, edition, scenario), current,
                tuple(symbols for _, symbols in ordered), exhausted, cut_short, tuple(texts for texts, _ in ordered),
                frozenset(atoms or ())), solver.ctl
 
 
-def _edition_in_force(models: list[_Model], override: str | None, scenario: Scenario) -> str | None:
+def edition_in_force(models: list[_Model], override: str | None, scenario: Scenario) -> str | None:
     for texts, symbols in models[:1]:
         for text, sym in zip(texts, symbols):
             if text.startswith("rules_edition("):

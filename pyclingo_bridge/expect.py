@@ -48,7 +48,7 @@ def _near(atoms: tuple[str, ...], atom: str, name: str) -> str:
     return "it has " + ", ".join(shown) + more
 
 
-def _missing(atoms: tuple[str, ...], expected: tuple) -> str:
+def missing(atoms: tuple[str, ...], expected: tuple) -> str:
     """Evidence: for each expected atom the answer set lacks, the atoms most like it."""
     lacking = [a for a in expected if str(a) not in atoms] or list(expected)
     return "; ".join((f"lacking {a}: " if len(expected) > 1 else "") + _near(atoms, str(a), a.name) for a in lacking)
@@ -83,7 +83,7 @@ class Lines(NamedTuple):
     cut_short: str | None = None
 
 
-def _lines_verdict(e, lines: Lines | None) -> Verdict:
+def lines_verdict(e, lines: Lines | None) -> Verdict:
     if lines is None:
         return Verdict(e.location, str(e), FAIL, "the lines of play were not counted")
     if not lines.exact:
@@ -116,7 +116,7 @@ def evaluate(run: Run, lines: Lines | None = None, unit: str = "answer set") -> 
             verdicts.append(Verdict(e.location, str(e), status, evidence or incomplete or ""))
             continue
         if e.mode == "lines":
-            verdicts.append(_lines_verdict(e, lines))
+            verdicts.append(lines_verdict(e, lines))
             continue
         atom = str(e.atom)
         together = [str(a) for a in e.atoms]
@@ -130,10 +130,10 @@ def evaluate(run: Run, lines: Lines | None = None, unit: str = "answer set") -> 
             ok, witness, verb = bool(having), lacking, "lacks"
         if not ok:
             i = witness[0]
-            evidence = f"{unit} {i} of {len(atom_sets)} {verb} {atom}; " + _missing(atom_sets[i - 1], e.atoms)
+            evidence = f"{unit} {i} of {len(atom_sets)} {verb} {atom}; " + missing(atom_sets[i - 1], e.atoms)
             if e.mode == "some":
                 evidence = f"none of {len(atom_sets)} {unit}(s) has {atom}; {unit} 1: " + \
-                    _missing(atom_sets[0], e.atoms)
+                    missing(atom_sets[0], e.atoms)
             verdicts.append(Verdict(e.location, str(e), FAIL, evidence))
         elif incomplete and e.mode != "some":
             verdicts.append(Verdict(e.location, str(e), FAIL, incomplete))
@@ -143,16 +143,16 @@ def evaluate(run: Run, lines: Lines | None = None, unit: str = "answer set") -> 
 
 
 def check(scenario, *, edition: str | None = None, timeout: float | None = None) -> list[Verdict]:
-    """What `lookback check` decides for one loaded scenario (scenario.load_scenario): solve it
-    (engine.solve), count its lines of play if an expectation asks for them, and evaluate every
-    expectation: one Verdict each, after the run's own checks (satisfiable, no violation).
-    ScenarioError for the input errors the run reveals (a scripted action the game cannot
-    perform), as the command says them."""
-    from .engine import solve
+    """What `lookback check` decides for one loaded scenario (scenario.load_scenario): ask its
+    grounding about every answer set without holding them (decide.py), count its lines of play if an
+    expectation asks for them, and evaluate every expectation: one Verdict each, after the run's own
+    checks (satisfiable, no violation). ScenarioError for the input errors the run reveals (a scripted
+    action the game cannot perform), as the command says them."""
+    from .decide import Questions
     from .enumeration import lines_of_play
     from .run_errors import run_error
 
-    run = solve(scenario, edition=edition, timeout=timeout)
-    if error := run_error(run):
+    questions = Questions(scenario, edition=edition, timeout=timeout)
+    if error := run_error(questions.run):
         raise error
-    return evaluate(run, lines_of_play(run, timeout=timeout))
+    return questions.verdicts(lines_of_play(questions.run, timeout=timeout))

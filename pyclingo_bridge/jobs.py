@@ -160,13 +160,15 @@ class Checked(NamedTuple):
 
 
 def verdict_lines(result: Run, conflicts: bool, edition: str | None, timeout: float | None,
-                  lines_of_play: Lines | None = None, name_edition: bool = False, unit: str = "answer set") -> Checked:
+                  lines_of_play: Lines | None = None, name_edition: bool = False, unit: str = "answer set",
+                  decided: list | None = None) -> Checked:
     """The PASS/FAIL/SKIP lines of a run (with the minimal conflict of each FAIL if asked);
     name_edition adds the edition in force to each (check --edition both); unit: what each of
-    the run's atom sets is (expect.evaluate)."""
+    the run's atom sets is (expect.evaluate); decided: the verdicts, when they were not read
+    from every atom set of the run (decide.py)."""
     lines, statuses, verdicts = [], [], []
     under = f" [edition {result.edition}]" if name_edition else ""
-    for v in evaluate(result, lines_of_play, unit):
+    for v in decided if decided is not None else evaluate(result, lines_of_play, unit):
         statuses.append(v.status)
         verdicts.append(v)
         evidence = f" -- {v.evidence}" if v.evidence and v.status != "PASS" else ""
@@ -190,17 +192,26 @@ def check_scenario(path: str, edition: str | None, timeout: float | None, confli
             from .step_driver import UNIT as unit
             result, lines_of_play = explore_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds,
                                                  library=library, check=True, text=text)
-        else:
-            result = solve_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds, library=library,
-                                text=text)
+            verdicts = None
+        else:  # every answer set asked about, none held (decide.py)
+            from .decide import Questions
             from .enumeration import lines_of_play as count
-            lines_of_play = count(result, timeout=time_left(timeout, started), options=clingo_options(token_rounds))
+            scenario = load_scenario(path, library=library, text=text)
+            questions = Questions(scenario, edition=edition, timeout=time_left(timeout, started),
+                                  options=clingo_options(token_rounds))
+            if error := run_error(questions.run):
+                raise error
+            lines_of_play = count(questions.run, timeout=time_left(timeout, started),
+                                  options=clingo_options(token_rounds))
+            verdicts = questions.verdicts(lines_of_play)
+            result = questions.run
+            guard.searched()
     except ScenarioError as error:
         return Checked(bad_input=f"ERROR {error}")
     except LookbackError as error:
         return Checked((f"FAIL {error}",), (FAIL,))
-    return verdict_lines(result, conflicts, edition, timeout, lines_of_play, name_edition, unit)._replace(
-        notes=own_card_notes(result.scenario, library))
+    return verdict_lines(result, conflicts, edition, timeout, lines_of_play, name_edition, unit,
+                         verdicts)._replace(notes=own_card_notes(result.scenario, library))
 
 
 def explain_failure(result: Run, verdict, edition: str | None, timeout: float | None) -> list[str]:

@@ -39,7 +39,7 @@ def test_a_failing_expectation_shows_the_evidence_of_lookback_check(pytester) ->
     pytester.makefile(".lp", wipe=WIPE.replace("final_life(alice, 22)", "final_life(alice, 25)"))
     result = _run(pytester)
     result.assert_outcomes(passed=2, failed=1, skipped=1)
-    result.stdout.fnmatch_lines(["*wipe.lp:13:1: expect(all, final_life(alice,25)) -- answer set 1 of * lacks "
+    result.stdout.fnmatch_lines(["*wipe.lp:13:1: expect(all, final_life(alice,25)) -- an answer set lacks "
                                  "final_life(alice,25); it has final_life(alice,22)*",
                                  "FAILED wipe.lp::line 13: expect(all, final_life(alice,25))"])
 
