@@ -37,7 +37,7 @@ from clingo import Function, Number, Symbol
 from clingo.ast import ASTType
 
 from . import resources
-from .engine import (MAX_HORIZON, TIMEOUT, Run, Solver, edition_in_force, grow_rounds, initial_horizon,
+from .engine import (MAX_HORIZON, TIMEOUT, Kept, Run, Solver, edition_in_force, grow_rounds, initial_horizon,
                      next_horizon, rounds_options, solve, solve_until, token_rounds_fixed)
 from .errors import HorizonError, Location
 from .expect import FAIL, PASS, SKIP, Lines, Verdict, evaluate, lines_verdict, missing
@@ -84,13 +84,14 @@ class _Settled:
         self.cut_short, self.script_failed = cut_short, script_failed
 
 
-def _settle(scenario: Scenario, edition: str | None, options: tuple[str, ...], main, deadline) -> _Settled:
+def _settle(scenario: Scenario, edition: str | None, options: tuple[str, ...], main, deadline,
+            questions: str = "") -> _Settled:
     """engine.solve_keeping_control's growth of the horizon and of the rounds of token creation,
-    each of its questions a query (module docstring); the questions of the expectations are ground
-    with the game (a second ground call costs about 17 ms, whatever it adds)."""
+    each of its questions a query (module docstring); more questions (those of the expectations)
+    are ground with the game (a second ground call costs about 17 ms, whatever it adds)."""
     current = initial_horizon(scenario)
     rounds = None if token_rounds_fixed(scenario, options) else 1
-    questions = GROWTH + _questions(scenario)
+    questions = GROWTH + questions
     while True:
         solver = Solver(scenario, edition, current, questions, options + rounds_options(rounds), main)
         here = (current, rounds_options(rounds))
@@ -173,7 +174,7 @@ class Questions:
                  options: tuple[str, ...] = (), main=None):
         self.deadline = None if timeout is None else time.monotonic() + timeout
         self.fallback: Run | None = None
-        settled = _settle(scenario, edition, options, main, self.deadline)
+        settled = _settle(scenario, edition, options, main, self.deadline, _questions(scenario))
         if settled.script_failed and self._unexpected_script_failure(settled.solver) is not False:
             # an input error (or cut short): its message counts the answer sets (run_errors.py)
             self.fallback = solve(scenario, edition=edition, horizon=settled.horizon, timeout=self._left(),
@@ -297,3 +298,21 @@ class Questions:
                 verdicts.append(Verdict(e.location, str(e), *decided[k]))
         return verdicts
 
+
+def run(scenario: Scenario, *, edition: str | None = None, max_models: int = 0, timeout: float | None = None,
+        options: tuple[str, ...] = (), keep: int | None = None) -> Run:
+    """engine.solve for `lookback run`: the horizon grown by queries (no answer set of a shorter
+    horizon is listed), then the answer sets of the last one (at most max_models; 0: all); keep:
+    hold only the first `keep` of them and count the others (engine.Kept), as a run that shows
+    one answer set needs. A run whose script fails keeps them all (run_errors.py counts them)."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    settled = _settle(scenario, edition, options, None, deadline)
+    if settled.solver is None:
+        return Run(scenario, edition_in_force([], edition, scenario), settled.horizon, (), False, settled.cut_short, ())
+    kept = None if keep is None or settled.script_failed else Kept(keep)
+    models, exhausted, cut_short = settled.solver.solve(max_models, deadline, kept=kept)
+    models.sort(key=lambda m: m[0])
+    return Run(scenario, edition_in_force(models, edition, scenario), settled.horizon,
+               tuple(symbols for _, symbols in models), exhausted, cut_short, tuple(texts for texts, _ in models),
+               found=None if kept is None else kept.found,
+               outcomes=None if kept is None else frozenset(kept.outcomes))

@@ -80,14 +80,25 @@ class Run(NamedTuple):
     texts: tuple[tuple[str, ...], ...]
     #: with solve(brave=True): every atom (shown or not) true in some answer set
     brave: frozenset[Symbol] = frozenset()
+    #: with solve(keep=K): how many answer sets were found (models holds the first K) and the
+    #: distinct outcomes of all of them
+    found: int | None = None
+    outcomes: frozenset[frozenset[str]] | None = None
 
     @property
     def satisfiable(self) -> bool:
         return bool(self.models)
 
+    @property
+    def answer_sets(self) -> int:
+        """How many answer sets the run found (all of them when it is exhausted)."""
+        return len(self.models) if self.found is None else self.found
+
     def outcome_sets(self) -> set[frozenset[str]]:
         """The distinct outcomes of the answer sets: each one's outcome/1 atoms (checks/outcomes.lp),
         read from the atoms as printed, without decoding."""
+        if self.outcomes is not None:
+            return set(self.outcomes)
         return {frozenset(a for a in texts if a.startswith("outcome(")) for texts in self.texts}
 
 
@@ -154,6 +165,14 @@ def solve_until(ctl, on_model, deadline: float | None, assumptions=()) -> tuple[
         return finished, handle.get()
 
 
+class Kept:
+    """What a run that holds only its first `keep` answer sets learns of the others: how many there
+    are and their distinct outcomes (the outcome/1 atoms each holds, read with Model.contains)."""
+
+    def __init__(self, keep: int):
+        self.keep, self.found, self.outcomes = keep, 0, set()
+
+
 class Solver:
     """One grounding at one horizon; collects models under a model and time budget."""
 
@@ -181,12 +200,20 @@ class Solver:
         return EncodingError(Location(fallback), "clingo failed without a message")
 
     def solve(self, max_models: int, deadline: float | None, brave: set[Symbol] | None = None,
-              project: bool = False) -> tuple[list[_Model], bool, str | None]:
+              project: bool = False, kept: Kept | None = None) -> tuple[list[_Model], bool, str | None]:
+        """The answer sets (at most max_models; 0: all) found before the deadline; kept: hold only
+        the first few of them in their sorted order and count the others (Kept)."""
         models: list[_Model] = []
+        outcome_atoms = [] if kept is None else [a.symbol for a in self.ctl.symbolic_atoms.by_signature("outcome", 1)]
 
         def on_model(model: Model) -> None:
             ordered = sorted((str(sym), sym) for sym in model.symbols(shown=True))
             models.append((tuple(text for text, _ in ordered), tuple(sym for _, sym in ordered)))
+            if kept is not None:  # the first in the order the run sorts them in, as if all were held
+                kept.found += 1
+                kept.outcomes.add(frozenset(str(a) for a in outcome_atoms if model.contains(a)))
+                models.sort(key=lambda m: m[0])
+                del models[kept.keep:]
             if brave is not None:
                 brave.update(model.symbols(atoms=True))
 

@@ -122,16 +122,22 @@ def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, ma
     if driver == "steps":
         result, lines = explore_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds,
                                      library=library, text=text)
-    else:
-        result = solve_file(path, edition=edition, max_models=max_models, timeout=timeout,
-                            token_rounds=token_rounds, library=library, text=text)
+    else:  # the horizon grown by queries; only the answer sets shown are held (decide.run)
+        from . import decide
+        started = guard.run_started()
+        scenario = load_scenario(path, library=library, text=text)
+        result = decide.run(scenario, edition=edition, max_models=max_models, timeout=time_left(timeout, started),
+                            options=clingo_options(token_rounds), keep=None if show_all and fmt not in ("dot", "svg") else 1)
+        guard.searched()
+        if error := run_error(result):
+            raise error
     shown = result.models if show_all and fmt not in ("dot", "svg") else result.models[:1]
     models = decode_in_time(shown, timeout)  # the report counts the rest undecoded
     if fmt in ("dot", "svg"):
         from . import dot
         # the count says whether it is all of them (a graph must not claim more than the run showed)
         stopped = "" if result.exhausted else f" found before the run stopped ({result.cut_short})"
-        title = f"{path}: answer set 1 of {len(result.models)}{stopped}, edition {result.edition}" if models else \
+        title = f"{path}: answer set 1 of {result.answer_sets}{stopped}, edition {result.edition}" if models else \
             f"{path}: no answer set{stopped}"
         graph = dot.timeline(models[0], result.scenario.script, title) if models else \
             f"digraph timeline {{\n  label={dot.quote(title)};\n}}\n"

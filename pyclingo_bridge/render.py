@@ -162,7 +162,7 @@ def summary(run: Run, lines: Lines | None = None) -> str:
         return (f"lines of play: {count}; distinct outcomes: {len(run.outcome_sets())}; "
                 f"horizon: {horizon} (driver: steps)")
     state = "all enumerated" if run.exhausted else f"cut short: {run.cut_short}"
-    return (f"answer sets: {len(run.models)} ({state}); distinct outcomes: {len(run.outcome_sets())}; "
+    return (f"answer sets: {run.answer_sets} ({state}); distinct outcomes: {len(run.outcome_sets())}; "
             f"horizon: {horizon}")
 
 
@@ -193,7 +193,7 @@ def json_report(run: Run, models: list[AnswerSet], show_all: bool, lines: Lines 
     game) and `models` the witness lines (of one outcome each)."""
     payload = {
         "scenario": run.scenario.path, "edition": run.edition, "horizon": run.horizon,
-        "answer_sets": len(run.models) if lines is None else None,
+        "answer_sets": run.answer_sets if lines is None else None,
         "distinct_outcomes": len(run.outcome_sets()),
         "complete": run.exhausted, "cut_short": run.cut_short, "driver": "unrolled" if lines is None else "steps",
         "models": [plain(m) for m in (models if show_all else models[:1])],

@@ -189,3 +189,28 @@ def test_a_refusal_expected_under_one_edition_only(tmp_path, edition) -> None:
         [("no violation", "PASS"), ("no script_failed", "PASS"),
          ("expect(all, script_failed(1,not_in_hand(v)), 2006)", "PASS"), ("expect(all, final_life(alice,20))", "PASS")]
     assert [(v.what, v.status) for v in questions.verdicts()] == [(v.what, v.status) for v in evaluate(reference)]
+
+
+@pytest.mark.slow  # 720 answer sets listed twice: 6 s
+def test_run_holds_only_the_answer_set_it_shows(tmp_path) -> None:
+    # `lookback run` without --all shows the first answer set (in sorted order) and counts the 720
+    scenario = _scenario(tmp_path, GAME)
+    every = solve(scenario)
+    shown = decide.run(scenario, keep=1)
+    assert (len(shown.models), shown.answer_sets, shown.exhausted) == (1, 720, True)
+    assert shown.texts[0] == every.texts[0] and shown.horizon == every.horizon
+    assert shown.outcome_sets() == every.outcome_sets() and len(shown.outcome_sets()) == 1
+
+
+NINE = GAME.replace("card(v, akromas", "card(prophecy, dark_prophecy, alice). init_zone(prophecy, battlefield).\n"
+                    + "".join(f"card(l{i}, grizzly_bears, alice). init_zone(l{i}, library).\n" for i in range(3))
+                    + "card(v, akromas")
+
+
+def test_a_run_of_nine_triggers_reaches_its_last_horizon_without_listing_the_orders(tmp_path) -> None:
+    # three different watchers of alice and three bears: 9! answer sets at the horizon the game
+    # ends at (14); each shorter horizon is left by one query, not by listing its answer sets
+    scenario = _scenario(tmp_path, NINE)
+    first = decide.run(scenario, max_models=5, keep=1)
+    assert (first.horizon, first.answer_sets, len(first.models), first.exhausted) == (14, 5, 1, False)
+    assert "final_life(alice,23)" in first.texts[0] and "final_life(bob,17)" in first.texts[0]
