@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from clingo import Control, Function, Number, Symbol
 from clingo import ast
 
+from .decide import shown_program
 from .engine import solve
 from .json_output import dumps
 from .errors import ScenarioError
@@ -149,10 +150,12 @@ def _card_name(file: str) -> str:
 @dataclass(frozen=True)
 class Requirement:
     """What a line of play must achieve, in words, and the body of the constraint that forbids
-    missing it (None: any answer set will do)."""
+    missing it (None: any answer set will do); it reads whether an answer set shows each of
+    `atoms` as check_shown/1 (decide.shown_program: stack_key/2 is a shown term, not an atom)."""
 
     words: str
     forbidden: str | None
+    atoms: tuple = ()
 
 
 def requirement_of(expectation: Expectation | None = None, violations: bool = False) -> Requirement:
@@ -164,13 +167,13 @@ def requirement_of(expectation: Expectation | None = None, violations: bool = Fa
     atom, atoms = expectation.atom, expectation.atoms
     if expectation.mode in ("all", "some"):
         if len(atoms) == 1:
-            return Requirement(f"an answer set with {atoms[0]} ({expectation})", f"not {atoms[0]}")
+            return Requirement(f"an answer set with {atoms[0]} ({expectation})", f"not check_shown({atoms[0]})", atoms)
         # missing any one of them: fewer of them than all
-        some_missing = "#count{ " + "; ".join(f"{i}: {a}" for i, a in enumerate(atoms)) + f" }} < {len(atoms)}"
-        return Requirement(f"an answer set with all of {', '.join(map(str, atoms))} ({expectation})", some_missing)
+        some_missing = "#count{ " + "; ".join(f"{i}: check_shown({a})" for i, a in enumerate(atoms)) + f" }} < {len(atoms)}"
+        return Requirement(f"an answer set with all of {', '.join(map(str, atoms))} ({expectation})", some_missing, atoms)
     if expectation.mode == "none":
-        together = ", ".join(map(str, atoms))
-        return Requirement(f"an answer set without {atom} ({expectation})", together)
+        together = ", ".join(f"check_shown({a})" for a in atoms)
+        return Requirement(f"an answer set without {atom} ({expectation})", together, atoms)
     raise ScenarioError(expectation.location, f"{expectation}: a count of outcomes has no conflict to name")
 
 
@@ -194,6 +197,7 @@ def minimal_conflicts(scenario: Scenario, requirements: list[Requirement], *, ed
     facts = "".join(f"{f.symbol} :- {GUARD}({guards.fact_part[i]}).\n" if i in guards.fact_part else f"{f.symbol}.\n"
                     for i, f in enumerate(scenario.facts))
     demands = "".join(f":- {r.forbidden}, {REQUIRE}({k}).\n" for k, r in enumerate(requirements) if r.forbidden)
+    demands += shown_program([a for r in requirements for a in r.atoms])
     extra = (facts + f"{{ {GUARD}(0..{len(guards.parts) - 1}) }}.\n"
              + f"{{ {REQUIRE}(0..{len(requirements) - 1}) }}.\n" + demands)
     ctl = ground_guarded(guards, extra, horizon, edition)

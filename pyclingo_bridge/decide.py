@@ -136,6 +136,15 @@ def _shown_rules(show: str) -> dict[tuple[str, int], str]:
     return {sig: "".join(texts) for sig, texts in rules.items()}
 
 
+def shown_program(atoms: list[Symbol]) -> str:
+    """check_shown(A) for each of the atoms A that an answer set shows (the rules of _shown_rules,
+    for their signatures only: each rule is a cost of the grounding)."""
+    shown = _shown_rules(str(resources.show_encoding()))
+    signatures = {(a.name, len(a.arguments)) for a in atoms}
+    return ("#defined check_asked/1. #defined check_shown/1.\n" + "".join(shown[sig] for sig in sorted(signatures) if sig in shown)
+            + "".join(f"check_asked({a}).\n" for a in sorted(set(atoms))))
+
+
 def _questions(scenario: Scenario) -> str:
     """The query rules of a scenario's expectations (module docstring), whatever edition is in
     force: expectation k (its place among the scenario's) holds in an answer set when check_has(k);
@@ -143,13 +152,9 @@ def _questions(scenario: Scenario) -> str:
     external, set before each solve); a refusal the scenario does not expect breaks `no violation`
     (check_breaks(violation)) and `no script_failed`. A refusal an expectation of one edition names
     is expected when that edition is in force (rules_edition/1)."""
-    shown = _shown_rules(str(resources.show_encoding()))
     asked = [(k, e) for k, e in enumerate(scenario.expectations) if e.mode in ("all", "some", "none")]
-    signatures = {(a.name, len(a.arguments)) for _, e in asked for a in e.atoms}
-    parts = ["#defined check_asked/1. #defined check_has/1. #defined check_expected/1. #defined check_shown/1.\n"]
-    parts += [shown[sig] for sig in sorted(signatures) if sig in shown]
+    parts = ["#defined check_has/1. #defined check_expected/1.\n", shown_program([a for _, e in asked for a in e.atoms])]
     for k, e in asked:
-        parts += [f"check_asked({a}).\n" for a in e.atoms]
         parts.append(f"check_has({k}) :- " + ", ".join(f"check_shown({a})" for a in e.atoms) + ".\n")
         if e.mode != "some":
             negation = "not " if e.mode == "all" else ""

@@ -241,7 +241,7 @@ def explain_failure(result: Run, verdict, edition: str | None, timeout: float | 
     except LookbackError as error:
         return [f"  (no conflict computed: {error})"]
     if conflict.satisfiable:
-        return [f"  no conflict: some answer set has {conflict.requirement.removeprefix('an answer set ')}; "
+        return [f"  no conflict: the scenario has {conflict.requirement}; "
                 "lines of play differ (lookback explain shows why an answer set lacks it)"]
     return ["  " + line for line in conflict_text(conflict).splitlines()]
 

@@ -92,6 +92,20 @@ def test_expectation_met_somewhere_has_no_conflict() -> None:
     assert minimal_conflict(seed, expectation=expectation).satisfiable
 
 
+def test_a_shown_term_is_required_through_its_condition(tmp_path) -> None:
+    # stack_key/2 is shown as a term (asp/show.lp: from entering/4), not an atom: requiring it as an
+    # atom found "impossible by the encodings alone" although every answer set shows it. The
+    # Vengeance is the first object bob puts on the stack, at step 1 (the stacking key of CR 405.2)
+    shown = "stack_key(obj(vengeance,1), at(1, 0, 1))"
+    path = tmp_path / "key.lp"
+    path.write_text((resources.scenarios_dir() / "seed_603_10a_wipe.lp").read_text()
+                    + f"expect(all, {shown}).\nexpect(none, {shown}).\n")
+    scenario = load_scenario(path)
+    met, unmet = minimal_conflicts(scenario, [requirement_of(e) for e in scenario.expectations[-2:]])
+    assert met.satisfiable  # an answer set shows the key
+    assert not unmet.satisfiable  # every answer set shows it: none lacks it
+
+
 @pytest.mark.slow  # hundreds of solve calls
 def test_cli_conflicts_run_and_check(no_answer_set) -> None:
     runner = CliRunner()
