@@ -1,4 +1,5 @@
-"""`lookback check` on the unrolled program: every answer set asked about, none held (issue 18).
+"""`lookback check` and `lookback run` on the unrolled program: every answer set asked about, only
+the ones shown held (issue 18).
 
 engine.solve() collects every answer set and expect.evaluate() reads them: exact, but a game whose
 simultaneous triggers may go on the stack in any order has an answer set per order (three
@@ -24,6 +25,9 @@ named atom is shown is asked through rules made from show.lp's own statements, f
 only (check_shown/1, _shown_rules). A run in which a scripted action fails is an input error whose
 message counts answer sets (run_errors.py): it is solved as before (engine.solve; its script stops
 there, so it is short).
+
+`lookback run` grows its horizon by the same queries, then lists the answer sets of the last
+horizon only; showing one, it holds the first in sorted order and counts the others (run()).
 """
 
 from __future__ import annotations
