@@ -53,6 +53,7 @@ check_any(unfinished)    :- unfinished.
 check_any(script_failed) :- script_failed(_, _).
 check_any(token_cap)     :- violation(token_cap(_, _), _).
 check_any(token_cap)     :- violation(copy_cap(_), _).
+check_grow               :- check_any(_).
 """
 
 _Model = tuple[tuple[str, ...], tuple[Symbol, ...]]
@@ -99,6 +100,11 @@ def _settle(scenario: Scenario, edition: str | None, options: tuple[str, ...], m
     while True:
         solver = Solver(scenario, edition, current, questions, options + rounds_options(rounds), main)
         here = (current, rounds_options(rounds))
+        anything, _ = _query(solver.ctl, [(Function("check_grow"), True)], deadline)
+        if anything is None:
+            return _Settled(None, *here, TIMEOUT)
+        if not anything:  # the usual last horizon: one solve instead of three
+            return _Settled(solver, *here)
         if grow_rounds(rounds) is not None:
             capped, _ = _query(solver.ctl, _any("token_cap"), deadline)
             if capped is None:
