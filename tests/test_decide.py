@@ -158,6 +158,7 @@ def _same_verdicts(path: Path, edition: str) -> None:
     assert [(v.what, v.status) for v in questions.verdicts()] == [(v.what, v.status) for v in evaluate(run)]
 
 
+@pytest.mark.slow  # a scenario read twice: 0.3-1 s each (the explorer's check is compared with them in the README tier)
 @pytest.mark.parametrize("edition", ["current", "2006"])
 @pytest.mark.parametrize("path", _bundled(SAMPLE), ids=lambda p: p.stem)
 def test_bundled_scenarios_get_the_verdicts_of_every_answer_set(path, edition) -> None:
@@ -207,6 +208,7 @@ NINE = GAME.replace("card(v, akromas", "card(prophecy, dark_prophecy, alice). in
                     + "card(v, akromas")
 
 
+@pytest.mark.slow  # four groundings of nine triggers: 3 s
 def test_a_run_of_nine_triggers_reaches_its_last_horizon_without_listing_the_orders(tmp_path) -> None:
     # three different watchers of alice and three bears: 9! answer sets at the horizon the game
     # ends at (14); each shorter horizon is left by one query, not by listing its answer sets

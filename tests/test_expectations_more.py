@@ -48,7 +48,7 @@ def test_the_rounds_of_tokens_grow_unless_they_are_given(tmp_path) -> None:
     assert invoke("check", BELFRY, "--driver", "steps").exit_code == 0
     result = invoke("check", BELFRY, "--token-rounds", "1")
     assert result.exit_code == 1
-    assert any("no violation -- answer set 1 has violation(token_cap(bat_token,alice)," in line
+    assert any("no violation -- an answer set has violation(token_cap(bat_token,alice)," in line
                for line in failed(result.output))
     fixed = variant(tmp_path, BELFRY, add="token_rounds(1).")
     assert "violation(token_cap(bat_token,alice)" in invoke("check", fixed).output

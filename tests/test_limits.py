@@ -24,12 +24,16 @@ SEED = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def many_lines_of_play(tmp_path, bears: int = 6) -> Path:
-    """bears creatures die at once under the CR 603.10a artifact: bears! orders of its triggers (603.3b)."""
+def many_lines_of_play(tmp_path, bears: int = 6, bastion: bool = False) -> Path:
+    """bears creatures die at once under the CR 603.10a artifact: bears! orders of its triggers (603.3b);
+    with Bastion of Remembrance (bob loses 1, alice gains 1 a death) too, (2 bears)! orders of two
+    abilities, which `check` proves give one outcome only by a long search (decide.py)."""
     lines = ["player(alice, 1). player(bob, 2). active_player(alice).",
              "card(artifact, cr_example_artifact, alice). init_zone(artifact, battlefield).",
              "card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).",
-             f"expect(all, final_life(alice, {20 + bears})). expect(outcomes, 1)."]
+             f"expect(all, final_life(alice, {20 + bears * (2 if bastion else 1)})). expect(outcomes, 1)."]
+    if bastion:
+        lines.append("card(bastion, bastion_of_remembrance, alice). init_zone(bastion, battlefield).")
     lines += [f"card(b{i}, grizzly_bears, alice). init_zone(b{i}, battlefield)." for i in range(bears)]
     path = tmp_path / "many.lp"
     path.write_text("\n".join(lines) + "\n")
@@ -104,7 +108,9 @@ def test_full_run_of_the_same_scenario_is_complete(tmp_path) -> None:
 @pytest.mark.slow  # waits for a child to be interrupted
 @pytest.mark.parametrize("command", [["run", "--all"], ["check"]])
 def test_ctrl_c_stops_cleanly(tmp_path, command) -> None:
-    path = many_lines_of_play(tmp_path, bears=8)  # 8! orders: minutes of search
+    # minutes of search: run lists the 8! orders; check asks its questions of 12! orders of two
+    # abilities (it grounds them in about 3 s; its proof of one outcome took over 60 s)
+    path = many_lines_of_play(tmp_path, bears=8) if command[0] == "run" else many_lines_of_play(tmp_path, 6, bastion=True)
     # As from a terminal: SIGINT with its default disposition, even when the suite itself runs in the
     # background of a shell (which starts it with SIGINT ignored, and children inherit that).
     process = subprocess.Popen([sys.executable, "-m", "pyclingo_bridge.cli", command[0], str(path), *command[1:]],
