@@ -41,8 +41,8 @@ from clingo import Function, Number, Symbol
 from clingo.ast import ASTType
 
 from . import resources
-from .engine import (MAX_HORIZON, TIMEOUT, Kept, Run, Solver, edition_in_force, grow_rounds, initial_horizon,
-                     next_horizon, rounds_options, solve, solve_until, token_rounds_fixed)
+from .engine import (MAX_HORIZON, TIMEOUT, Kept, Run, ShownModel, Solver, edition_in_force, grow_rounds, initial_horizon,
+                     next_horizon, rounds_options, shown_model, solve, solve_until, token_rounds_fixed)
 from .errors import HorizonError, Location
 from .expect import FAIL, PASS, SKIP, Lines, Verdict, evaluate, lines_verdict, missing
 from .scenario import REFUSALS, Scenario
@@ -56,21 +56,13 @@ check_any(token_cap)     :- violation(copy_cap(_), _).
 check_grow               :- check_any(_).
 """
 
-_Model = tuple[tuple[str, ...], tuple[Symbol, ...]]
-
-
-def _model(m) -> _Model:
-    ordered = sorted((str(sym), sym) for sym in m.symbols(shown=True))
-    return tuple(text for text, _ in ordered), tuple(sym for _, sym in ordered)
-
-
-def _query(ctl, assumptions: list, deadline: float | None) -> tuple[bool | None, _Model | None]:
+def _query(ctl, assumptions: list, deadline: float | None) -> tuple[bool | None, ShownModel | None]:
     """One answer set under the assumptions: (True, its model), (False, None) if there is none,
     (None, None) if the search was cut short."""
-    found: list[_Model] = []
+    found: list[ShownModel] = []
     ctl.configuration.solve.models = 1
     ctl.configuration.solve.project = "no"
-    finished, result = solve_until(ctl, lambda m: found.append(_model(m)), deadline, assumptions)
+    finished, result = solve_until(ctl, lambda m: found.append(shown_model(m)), deadline, assumptions)
     if not finished or result.interrupted:
         return None, None
     return (True, found[0]) if found else (False, None)
@@ -197,13 +189,13 @@ class Questions:
             self.run = self.fallback
             return
         self.solver = settled.solver
-        witnesses: list[_Model] = []
+        witnesses: list[ShownModel] = []
         exhausted, cut_short = False, settled.cut_short
         if self.solver is not None:
             ctl = self.solver.ctl
             ctl.configuration.solve.models = 0
             ctl.configuration.solve.project = "project"
-            finished, result = solve_until(ctl, lambda m: witnesses.append(_model(m)), self.deadline)
+            finished, result = solve_until(ctl, lambda m: witnesses.append(shown_model(m)), self.deadline)
             exhausted = finished and not result.interrupted
             cut_short = None if exhausted else TIMEOUT
         witnesses.sort(key=lambda m: m[0])

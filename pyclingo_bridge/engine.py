@@ -103,14 +103,20 @@ class Run(NamedTuple):
 
 
 #: a model: its atoms as printed, and the atoms themselves, in the same (sorted) order
-_Model = tuple[tuple[str, ...], tuple[Symbol, ...]]
+ShownModel = tuple[tuple[str, ...], tuple[Symbol, ...]]
 
 
-def _unfinished(model: _Model) -> bool:
+def shown_model(model: Model) -> ShownModel:
+    """A model's shown atoms as printed and as symbols, both in the order of the printed texts."""
+    ordered = sorted((str(sym), sym) for sym in model.symbols(shown=True))
+    return tuple(text for text, _ in ordered), tuple(sym for _, sym in ordered)
+
+
+def _unfinished(model: ShownModel) -> bool:
     return _UNFINISHED in model[0]
 
 
-def _script_failed(model: _Model) -> bool:
+def _script_failed(model: ShownModel) -> bool:
     return any(text.startswith(_SCRIPT_FAILED + "(") for text in model[0])
 
 
@@ -119,7 +125,7 @@ def _script_failed(model: _Model) -> bool:
 TOKEN_CAP = ("violation(token_cap(", "violation(copy_cap(")
 
 
-def _token_cap(model: _Model) -> bool:
+def _token_cap(model: ShownModel) -> bool:
     return any(text.startswith(TOKEN_CAP) for text in model[0])
 
 
@@ -200,15 +206,14 @@ class Solver:
         return EncodingError(Location(fallback), "clingo failed without a message")
 
     def solve(self, max_models: int, deadline: float | None, brave: set[Symbol] | None = None,
-              project: bool = False, kept: Kept | None = None) -> tuple[list[_Model], bool, str | None]:
+              project: bool = False, kept: Kept | None = None) -> tuple[list[ShownModel], bool, str | None]:
         """The answer sets (at most max_models; 0: all) found before the deadline; kept: hold only
         the first few of them in their sorted order and count the others (Kept)."""
-        models: list[_Model] = []
+        models: list[ShownModel] = []
         outcome_atoms = [] if kept is None else [a.symbol for a in self.ctl.symbolic_atoms.by_signature("outcome", 1)]
 
         def on_model(model: Model) -> None:
-            ordered = sorted((str(sym), sym) for sym in model.symbols(shown=True))
-            models.append((tuple(text for text, _ in ordered), tuple(sym for _, sym in ordered)))
+            models.append(shown_model(model))
             if kept is not None:  # the first in the order the run sorts them in, as if all were held
                 kept.found += 1
                 kept.outcomes.add(frozenset(str(a) for a in outcome_atoms if model.contains(a)))
@@ -283,7 +288,7 @@ def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, hor
                frozenset(atoms or ())), solver.ctl
 
 
-def edition_in_force(models: list[_Model], override: str | None, scenario: Scenario) -> str | None:
+def edition_in_force(models: list[ShownModel], override: str | None, scenario: Scenario) -> str | None:
     for texts, symbols in models[:1]:
         for text, sym in zip(texts, symbols):
             if text.startswith("rules_edition("):

@@ -62,8 +62,8 @@ def _scenario(tmp_path, text: str):
 
 def _questions_counting_answer_sets(scenario, monkeypatch, **options):
     read = []
-    model = decide._model
-    monkeypatch.setattr(decide, "_model", lambda m: read.append(1) or model(m))
+    model = decide.shown_model
+    monkeypatch.setattr(decide, "shown_model", lambda m: read.append(1) or model(m))
     return decide.Questions(scenario, **options), read
 
 
