@@ -92,6 +92,7 @@ def test_expectation_met_somewhere_has_no_conflict() -> None:
     assert minimal_conflict(seed, expectation=expectation).satisfiable
 
 
+@pytest.mark.slow  # two requirements minimised on one grounding: 4 s
 def test_a_shown_term_is_required_through_its_condition(tmp_path) -> None:
     # stack_key/2 is shown as a term (asp/show.lp: from entering/4), not an atom: requiring it as an
     # atom found "impossible by the encodings alone" although every answer set shows it. The

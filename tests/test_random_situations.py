@@ -19,7 +19,7 @@ Tiers: situations 0 to SLOW-1 of seed SEED (18) in .ci/run (slow), SLOW to SLOW+
 (`python -m pytest -m nightly tests/test_random_situations.py`); LOOKBACK_RANDOM_SEED=S draws from
 seed S instead. A situation costs 2 to 5 s of CPU (median 3.7 s over situations 0-7 of seed 18, in
 one process: eight runs, each grounding the encodings; docs/step-form.md: the explorer grounds each
-step on its own): 20 in .ci/run take about 46 s on two workers, and the README's command keeps only
+step on its own): 12 in .ci/run take about 28 s on two workers, and the README's command keeps only
 cheap representatives: a situation drawn
 twice, a situation both drivers refuse, and an explorer made wrong on purpose caught on situation 0
 with the message a difference prints.
@@ -40,7 +40,7 @@ from pyclingo_bridge.step_driver import WHOLE_GAME
 
 SEED = int(os.environ.get("LOOKBACK_RANDOM_SEED", "18"))
 #: situations 0..SLOW-1 run in .ci/run (slow), SLOW..SLOW+NIGHTLY-1 on demand (nightly)
-SLOW = 20
+SLOW = 12
 NIGHTLY = 500
 EDITIONS = ("current", "2006")
 #: expectations derived per situation from a witness line
