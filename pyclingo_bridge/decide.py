@@ -138,6 +138,16 @@ def _shown_rules(show: str) -> dict[tuple[str, int], str]:
     return {sig: "".join(texts) for sig, texts in rules.items()}
 
 
+def shown_terms() -> dict[tuple[str, int], list[str]]:
+    """By signature, the #show statements of show.lp that show a term under a condition (the term
+    is no atom of the program: `#show stack_key(I, at(T, Rank, R)) : entering(I, Rank, R, T).`)."""
+    found: dict[tuple[str, int], list[str]] = {}
+    for stm in resources.statements(resources.show_encoding()) or ():
+        if stm.ast_type == ASTType.ShowTerm and stm.term.ast_type == ASTType.Function:
+            found.setdefault((stm.term.name, len(stm.term.arguments)), []).append(str(stm))
+    return found
+
+
 def shown_program(atoms: list[Symbol]) -> str:
     """check_shown(A) for each of the atoms A that an answer set shows (the rules of _shown_rules,
     for their signatures only: each rule is a cost of the grounding)."""

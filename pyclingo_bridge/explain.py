@@ -137,6 +137,10 @@ def parse_atom(text: str) -> Symbol:
         raise ScenarioError(where, f"'{text}' is not an atom (a predicate name with arguments)")
     known = signatures()
     if (atom.name, len(atom.arguments)) not in known:
+        from .decide import shown_terms
+        if shown := shown_terms().get((atom.name, len(atom.arguments))):
+            raise ScenarioError(where, f"{atom.name}/{len(atom.arguments)} is shown as a term, not derived "
+                                       f"(asp/show.lp: {' '.join(shown)}): explain the atoms of its condition")
         same = sorted(f"{n}/{a}" for n, a in known if n == atom.name)
         near = difflib.get_close_matches(atom.name, sorted({n for n, _ in known}), 3)
         hint = f"; {atom.name} takes {', '.join(same)}" if same else f"; did you mean {', '.join(near)}?" if near else ""

@@ -107,6 +107,9 @@ def test_cli_text_and_json() -> None:
     ("foo(1)", "ATOM:1:1: foo/1 is not a predicate of the encodings or of the scenario language"),
     ("fired(a)", "fired/1 is not a predicate of the encodings or of the scenario language; fired takes fired/6"),
     ("fired(a", "'fired(a' is not an atom"),
+    # shown as a term from entering/4 (asp/show.lp): the atom to ask about is in its condition
+    ("stack_key(obj(vengeance,1),at(1,0,1))", "stack_key/2 is shown as a term, not derived (asp/show.lp: "
+     "#show stack_key(I,at(T,Rank,R)) : entering(I,Rank,R,T)."),
 ])
 def test_unknown_or_malformed_atom_is_bad_input(atom, message) -> None:
     result = CliRunner().invoke(main, ["explain", SEED, atom])
