@@ -22,7 +22,7 @@ The verdicts are expect.evaluate's, in its order; the evidence names "an answer 
 "answer set i of N" (N is what is not computed). An expectation names shown atoms, and show.lp
 shows some as terms (`#show stack_key(I, at(T, Rank, R)) : entering(I, Rank, R, T).`): whether a
 named atom is shown is asked through rules made from show.lp's own statements, for the named atoms
-only (check_shown/1, _shown_rules). A run in which a scripted action fails is an input error whose
+only (check_shown/1, shown_program). A run in which a scripted action fails is an input error whose
 message counts answer sets (run_errors.py): it is solved as before (engine.solve; its script stops
 there, so it is short).
 
@@ -121,39 +121,40 @@ def _settle(scenario: Scenario, edition: str | None, options: tuple[str, ...], m
 
 
 @functools.lru_cache(maxsize=4)
-def _shown_rules(show: str) -> dict[tuple[str, int], str]:
-    """By shown signature, the rules of check_shown(A) for every atom A of it asked about
-    (check_asked/1) that show.lp shows, one per #show statement: an atom shown by its signature is
-    itself; a term shown under a condition is shown when the condition holds."""
-    rules: dict[tuple[str, int], list[str]] = {}
+def _shows(show: str) -> tuple[tuple[tuple[str, int], str, str, str | None], ...]:
+    """show.lp's #show statements of atoms: (signature, the atom shown with variables, its condition
+    (empty: an atom shown by its signature is itself), the statement's text if it shows a term
+    under a condition)."""
+    found = []
     for stm in resources.statements(Path(show)) or ():
         if stm.ast_type == ASTType.ShowSignature and stm.name:
             args = ",".join(f"CheckX{i}" for i in range(stm.arity))
             atom = f"{stm.name}({args})" if stm.arity else stm.name
-            rules.setdefault((stm.name, stm.arity), []).append(f"check_shown({atom}) :- check_asked({atom}), {atom}.\n")
+            found.append(((stm.name, stm.arity), atom, f", {atom}", None))
         elif stm.ast_type == ASTType.ShowTerm and stm.term.ast_type == ASTType.Function:
-            body = "".join(f", {lit}" for lit in stm.body)
-            rules.setdefault((stm.term.name, len(stm.term.arguments)), []).append(
-                f"check_shown({stm.term}) :- check_asked({stm.term}){body}.\n")
-    return {sig: "".join(texts) for sig, texts in rules.items()}
+            found.append(((stm.term.name, len(stm.term.arguments)), str(stm.term),
+                          "".join(f", {lit}" for lit in stm.body), str(stm)))
+    return tuple(found)
 
 
 def shown_terms() -> dict[tuple[str, int], list[str]]:
     """By signature, the #show statements of show.lp that show a term under a condition (the term
     is no atom of the program: `#show stack_key(I, at(T, Rank, R)) : entering(I, Rank, R, T).`)."""
     found: dict[tuple[str, int], list[str]] = {}
-    for stm in resources.statements(resources.show_encoding()) or ():
-        if stm.ast_type == ASTType.ShowTerm and stm.term.ast_type == ASTType.Function:
-            found.setdefault((stm.term.name, len(stm.term.arguments)), []).append(str(stm))
+    for sig, _, _, statement in _shows(str(resources.show_encoding())):
+        if statement is not None:
+            found.setdefault(sig, []).append(statement)
     return found
 
 
 def shown_program(atoms: list[Symbol]) -> str:
-    """check_shown(A) for each of the atoms A that an answer set shows (the rules of _shown_rules,
-    for their signatures only: each rule is a cost of the grounding)."""
-    shown = _shown_rules(str(resources.show_encoding()))
+    """check_shown(A) for each of the atoms A that an answer set shows, one rule per #show statement
+    of their signatures only (each rule is a cost of the grounding): an atom shown by its signature
+    is itself; a term shown under a condition is shown when the condition holds."""
     signatures = {(a.name, len(a.arguments)) for a in atoms}
-    return ("#defined check_asked/1. #defined check_shown/1.\n" + "".join(shown[sig] for sig in sorted(signatures) if sig in shown)
+    rules = [f"check_shown({atom}) :- check_asked({atom}){condition}.\n"
+             for sig, atom, condition, _ in _shows(str(resources.show_encoding())) if sig in signatures]
+    return ("#defined check_asked/1. #defined check_shown/1.\n" + "".join(rules)
             + "".join(f"check_asked({a}).\n" for a in sorted(set(atoms))))
 
 
@@ -251,7 +252,7 @@ class Questions:
                 return f"{unit} has {e.atom}; " + missing(texts, e.atoms)
             return None
 
-        open_ = [kind for kind in REFUSALS] + [k for k, e in asked if e.mode != "some"]
+        open_ = list(REFUSALS) + [k for k, e in asked if e.mode != "some"]
         for key in open_:
             for texts, _ in witnesses:
                 if (why := breaks(texts, key)) is not None:

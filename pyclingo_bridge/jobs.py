@@ -53,13 +53,14 @@ def time_left(timeout: float | None, started: float) -> float | None:
 
 
 def solve_file(path: str, *, timeout: float | None = None, token_rounds: int | None = None,
-               library: CardLibrary | None = None, text: str | None = None, **options) -> Run:
+               library: CardLibrary | None = None, text: str | None = None, how=solve, **options) -> Run:
     """Load, validate and solve one scenario with the card library (default: the bundled cards);
     ScenarioError for any input error, the run's included. The time limit counts from the start:
-    validation takes its share. text: the scenario's text, given instead of read from path."""
+    validation takes its share. text: the scenario's text, given instead of read from path; how:
+    what solves it (engine.solve, or decide.run for `lookback run`)."""
     started = guard.run_started()
     scenario = load_scenario(path, library=library, text=text)
-    result = solve(scenario, timeout=time_left(timeout, started), options=clingo_options(token_rounds), **options)
+    result = how(scenario, timeout=time_left(timeout, started), options=clingo_options(token_rounds), **options)
     guard.searched()
     if error := run_error(result):
         raise error
@@ -123,14 +124,12 @@ def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, ma
         result, lines = explore_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds,
                                      library=library, text=text)
     else:  # the horizon grown by queries; only the answer sets shown are held (decide.run)
+        from functools import partial
+
         from . import decide
-        started = guard.run_started()
-        scenario = load_scenario(path, library=library, text=text)
-        result = decide.run(scenario, edition=edition, max_models=max_models, timeout=time_left(timeout, started),
-                            options=clingo_options(token_rounds), keep=None if show_all and fmt not in ("dot", "svg") else 1)
-        guard.searched()
-        if error := run_error(result):
-            raise error
+        keep = None if show_all and fmt not in ("dot", "svg") else 1
+        result = solve_file(path, edition=edition, max_models=max_models, timeout=timeout, token_rounds=token_rounds,
+                            library=library, text=text, how=partial(decide.run, keep=keep))
     shown = result.models if show_all and fmt not in ("dot", "svg") else result.models[:1]
     models = decode_in_time(shown, timeout)  # the report counts the rest undecoded
     if fmt in ("dot", "svg"):
