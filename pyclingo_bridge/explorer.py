@@ -35,7 +35,7 @@ from typing import Callable, Iterable
 
 from clingo import Function, Number, Symbol, parse_term
 
-from . import resources
+from . import forked, resources
 from .batches import orders
 from .engine import (MAX_HORIZON, TIMEOUT, TOKEN_CAP, grow_rounds, initial_horizon, rounds_options, settled_horizon,
                      token_rounds_fixed)
@@ -256,15 +256,58 @@ class SharedStep:
         return models
 
 
-class SharedSteps:
-    """The answer sets of step t+1 from each (state, world) of a frontier after step t, by its
-    index: solved in the SharedStep of its group, built on first use (a time limit checked between
-    states still stops before a grounding), or, for a state alone in its group, ground on its own
-    (facts and all: smaller). States go together by world, SHARED_GROUP at most in one grounding;
-    `groundings` counts those made so far."""
+#: what the explorer reads of an answer set of a step (_read): the state after it, whether the game
+#: is quiescent then, the other shown atoms and their texts
+Read = tuple[State, bool, list[Symbol], list[str]]
 
-    def __init__(self, program: StepProgram, t: int, items: list[tuple[State, int]]):
+
+@dataclass
+class Alone:
+    """A state's step, or window of steps, ground on its own (_alone): what it read of each answer
+    set, the steps it took (k), the atoms of its last grounding, how many groundings it took (a window
+    that branched or ended early is ground again shorter: retries) and whether the steps branch."""
+
+    read: list[Read]
+    k: int
+    atoms: int
+    groundings: int
+    retries: int
+    branched: bool
+
+
+def _alone(program: StepProgram, state: State, world: int, t: int, k: int) -> Alone:
+    """Steps t+1..t+k from the state, as one grounding (_window); shorter when it cannot be."""
+    groundings = retries = 0
+    branched = False
+    models = None
+    while models is None:
+        ctl = program.control(t, state_facts(state, t) + STATE_SHOWN, world=world, horizon=t + k)
+        ctl.ground([("base", [])])
+        groundings += 1
+        tried = k
+        models, k = _window(ctl, t, k)
+        retries += models is None
+        branched |= models is None and k == 1 and tried > 1
+    return Alone([_read(shown) for shown in models], k, len(ctl.symbolic_atoms), groundings, retries, branched)
+
+
+def _shared_reads(program: StepProgram, t: int, states: list[State], world: int) -> list[list[Read]]:
+    """Step t+1 from each of the states of one world, ground together (SharedStep)."""
+    together = SharedStep(program, t, states, world)
+    return [[_read(shown) for shown in together.models(state)] for state in states]
+
+
+class SharedSteps:
+    """What step t+1 gives from each (state, world) of a frontier after step t, by its index
+    (read(i)): solved in the SharedStep of its group, ground and solved for the whole group on first
+    use (a time limit checked between states still stops before a grounding), or, for a state alone
+    in its group, ground on its own (facts and all: smaller). States go together by world,
+    SHARED_GROUP at most in one grounding; `groundings` counts those made so far. Each grounding is
+    made in a forked child (forked.py) unless `fork` is false (a Dask worker: explorer_shards.py)."""
+
+    def __init__(self, program: StepProgram, t: int, items: list[tuple[State, int]], fork: bool = True):
         self.program, self.t, self.items = program, t, items
+        self.run = forked.in_child if fork else (lambda function, *args: function(*args))
         by_world: dict[int, list[int]] = {}
         for i, (_, world) in enumerate(items):
             by_world.setdefault(world, []).append(i)
@@ -274,22 +317,20 @@ class SharedSteps:
                 group = tuple(members[first:first + SHARED_GROUP])
                 if len(group) > 1:
                     self.group_of.update((i, group) for i in group)
-        self.built: dict[tuple[int, ...], SharedStep] = {}
+        self.done: dict[int, list[Read]] = {}
         self.groundings = 0
 
-    def models(self, i: int) -> list[list[Symbol]]:
+    def read(self, i: int) -> list[Read]:
         state, world = self.items[i]
         group = self.group_of.get(i)
         if group is None:
-            ctl = self.program.control(self.t, state_facts(state, self.t) + STATE_SHOWN, world=world,
-                                       horizon=self.t + 1)
-            ctl.ground([("base", [])])
             self.groundings += 1
-            return _window(ctl, self.t, 1)[0]
-        if group not in self.built:
-            self.built[group] = SharedStep(self.program, self.t, [self.items[j][0] for j in group], world)
+            return self.run(_alone, self.program, state, world, self.t, 1).read
+        if i not in self.done:
+            reads = self.run(_shared_reads, self.program, self.t, [self.items[j][0] for j in group], world)
+            self.done.update(zip(group, reads))
             self.groundings += 1
-        return self.built[group].models(state)
+        return self.done.pop(i)
 
 
 def _actions_left(scenario: Scenario, state: State) -> int:
@@ -497,26 +538,21 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
                 result.cut_short = LIMIT.format(limit=limit)
                 return result
             began = time.monotonic()
-            models, branched = None, False
+            alone = None
             if expanded is not None:
                 read = next(expanded)
             elif shared is not None:
                 before = shared.groundings
-                models = shared.models(index)
+                read = shared.read(index)
                 result.groundings += shared.groundings - before
-            while models is None and expanded is None:
-                ctl = program.control(t, state_facts(node.state, t) + STATE_SHOWN, world=node.world, horizon=t + k)
-                ctl.ground([("base", [])])
-                result.groundings += 1
-                tried = k
-                models, k = _window(ctl, t, k)
-                result.retries += models is None
-                branched |= models is None and k == 1 and tried > 1
-            if expanded is None:
-                read = [_read(shown) for shown in models]
-            if branched:  # the game branches near here: one step at a time for two steps more
+            else:  # one state: its step, or a window of steps, in a forked child (forked.py)
+                alone = forked.in_child(_alone, program, node.state, node.world, t, k)
+                read, k = alone.read, alone.k
+                result.groundings += alone.groundings
+                result.retries += alone.retries
+            if alone is not None and alone.branched:  # the game branches near here: one step at a time for two steps more
                 stride, calm = 1, -1
-            elif len(frontier) == 1 and len(models) == 1 and len(ctl.symbolic_atoms) <= WINDOW_ATOMS * k \
+            elif alone is not None and len(read) == 1 and alone.atoms <= WINDOW_ATOMS * k \
                     and _stack_size(read[0][0]) <= WINDOW_STACK:
                 calm += 1
                 stride = min(2 * k, MAX_WINDOW) if calm > 0 else 1

@@ -43,10 +43,11 @@ def expand(files: tuple[str, ...], card_files: tuple[str, ...], scenario_program
            t: int, items: list[tuple[tuple[str, ...], int]]) -> list[list[tuple]]:
     """For each (state, world) after step t: the answer sets of step t+1, read (explorer._read); the
     states of one world ground together (explorer.SharedStep), as the explorer grounds them."""
-    from .explorer import SharedSteps, _read
+    from .explorer import SharedSteps
 
-    shared = SharedSteps(_program(files, card_files, scenario_program, options), t, items)
-    return [[_read(shown) for shown in shared.models(i)] for i in range(len(items))]
+    # in the worker's own process: a Dask worker runs tasks on threads, which a fork would not take along
+    shared = SharedSteps(_program(files, card_files, scenario_program, options), t, items, fork=False)
+    return [shared.read(i) for i in range(len(items))]
 
 
 def part_of(state: tuple[str, ...], parts: int) -> int:

@@ -27,7 +27,6 @@ it.
 from __future__ import annotations
 
 import atexit
-import copyreg
 import multiprocessing
 import os
 import resource
@@ -35,7 +34,7 @@ import signal
 import time
 from typing import Any, Callable
 
-from clingo import Symbol, parse_term
+from . import forked  # a job's outcome, clingo symbols as their text (forked.symbol_by_text)
 
 TIMEOUT, MEMORY = "timeout", "memory"
 #: seconds the child has after the time limit to hand over what its search found
@@ -55,13 +54,6 @@ TICK = 0.5
 #: the smallest memory limit accepted (Python and clingo alone take about 200 MiB of address space)
 MIN_MEMORY = 256 << 20
 
-def _symbol_by_text(symbol: Symbol):
-    """A clingo Symbol crosses the process boundary as its text: pickled as it is, it would be a
-    pointer into the child's symbol table, meaningless (or a crash) in the parent."""
-    return parse_term, (str(symbol),)
-
-
-copyreg.pickle(Symbol, _symbol_by_text)
 
 _context = None
 #: in a child: the connection to the parent (searched() and progress() use it)
@@ -163,18 +155,7 @@ def _child(connection, job: Callable[..., Any], args: tuple, max_memory: int | N
     _to_parent = connection
     if max_memory is not None:
         resource.setrlimit(resource.RLIMIT_AS, (max_memory, max_memory))
-    try:
-        outcome = ("ok", job(*args))
-    except MemoryError:
-        outcome = ("stopped", MEMORY)
-    except BaseException as error:  # handed to the parent, which raises it
-        outcome = ("raise", error)
-    try:
-        connection.send(outcome)
-    except MemoryError:
-        connection.send(("stopped", MEMORY))
-    except Exception as error:  # an exception that cannot be pickled
-        connection.send(("raise", RuntimeError(f"{type(error).__name__}: {error}")))
+    connection.send_bytes(forked.outcome_of(job, *args))  # read by recv(), as send() would have sent it
     connection.close()
 
 
@@ -212,8 +193,8 @@ def guarded(job: Callable[..., Any], *args: Any, timeout: float | None = None,
                     continue
                 if kind == "ok":
                     return value
-                if kind == "stopped":
-                    raise Stopped(value)
+                if kind == "memory":
+                    raise Stopped(MEMORY)
                 raise value
             if on_tick is not None and time.monotonic() - ticked >= TICK:
                 ticked = time.monotonic()

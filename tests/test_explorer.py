@@ -112,6 +112,39 @@ def test_states_ground_together_give_each_state_its_own_answer_sets(tmp_path) ->
         assert answers(together.models(state)) == own[state]
 
 
+def test_each_step_is_ground_in_a_forked_child_and_the_lines_are_the_same(tmp_path, monkeypatch) -> None:
+    # clingo never frees a symbol, and each step names new ones (holds(F, 64), ...): the explorer
+    # grounds every step after the initial state in a child it forks (forked.py), so that a long game
+    # does not grow this process; what the children hand back (states, witness lines, counts) is what
+    # the same exploration gives with every step ground here
+    import os
+
+    from pyclingo_bridge import forked
+
+    pids = tmp_path / "pids"
+    control = StepProgram.control
+
+    def recorded(self, t, *args, **kwargs):
+        with open(pids, "a") as out:
+            out.write(f"{os.getpid()} {t}\n")
+        return control(self, t, *args, **kwargs)
+
+    monkeypatch.setattr(StepProgram, "control", recorded)
+    path = resources.scenarios_dir() / "seed_603_10a_wipe.lp"
+    forked_run = explore(load_scenario(path), options=("-c", "identical_orders=one"))
+    made = [line.split() for line in pids.read_text().splitlines()]
+    here = str(os.getpid())
+    assert [t for pid, t in made if pid == here] == ["-1"]  # the state after step 0 only
+    assert made[1:] and all(pid != here for pid, _ in made[1:])
+    pids.unlink()
+    monkeypatch.setattr(forked, "in_child", lambda function, *args: function(*args))
+    here_run = explore(load_scenario(path), options=("-c", "identical_orders=one"))
+    assert {pid for pid, _ in (line.split() for line in pids.read_text().splitlines())} == {here}
+    assert forked_run.groundings == here_run.groundings
+    assert [(e.outcome, e.lines, [str(a) for a in forked_run.witness(e)]) for e in forked_run.endings.values()] == \
+        [(e.outcome, e.lines, [str(a) for a in here_run.witness(e)]) for e in here_run.endings.values()]
+
+
 def test_a_predicate_is_static_only_if_nothing_it_reads_can_change(tmp_path) -> None:
     from clingo import ast
     rules = []

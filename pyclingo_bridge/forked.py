@@ -1,0 +1,123 @@
+"""A function run in a forked child of this process, its result handed back (issue 18, items 6 and 7).
+
+clingo keeps every symbol it makes for the life of the process (its symbol table never shrinks), and
+each step of a game names symbols of its own (`holds(F, 64)`, then `holds(F, 65)`, ...): grounding
+700 steps of a haunt chain in one process grew it to 859 MiB, and the heap that many freed
+groundings leave behind made each later grounding slower. The explorer therefore grounds and solves
+each step (or window of steps, or group of states) in a child forked from itself: the child inherits
+the step program already built, hands back what it read, and ends, taking its symbols, its ground
+program and its heap with it (no Control is freed: the process ends). Measured on the haunt chain
+(benchmarks/analysis.md): L = 20 3.8 s -> 2.6 s of CPU, L = 40 12.2 s -> 7.6 s, L = 100 57-72 s
+and 859 MiB -> 37 s and 71 MiB (110 MiB the largest child).
+
+`in_child(function, *args)` returns what `function(*args)` returns, or raises what it raised
+(MemoryError when the child ran out of its address space, RLIMIT_AS being inherited). The result
+crosses as a pickle, clingo symbols as their text (symbol_by_text: a Symbol pickled as it is would
+be a pointer into the child's symbol table). The child dies with the process that forked it (Linux:
+PR_SET_PDEATHSIG), so a run the guard kills (guard.py: time limit, Ctrl-C) leaves nothing behind; on
+Ctrl-C in the parent the child is killed. Where there is no fork (not POSIX), the function runs here.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import os
+import pickle
+import signal
+import sys
+from typing import Any, Callable
+
+from clingo import Symbol, parse_term
+
+
+def symbol_by_text(symbol: Symbol):
+    """A clingo Symbol crosses a process boundary as its text (module docstring)."""
+    return parse_term, (str(symbol),)
+
+
+copyreg.pickle(Symbol, symbol_by_text)
+
+#: PR_SET_PDEATHSIG (linux/prctl.h)
+_PR_SET_PDEATHSIG = 1
+#: the C library's prctl, looked up once in the parent (importing ctypes in each child cost 3-4 ms)
+_prctl: list = []
+
+
+def _prctl_function():
+    if not _prctl:
+        function = None
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+                function = ctypes.CDLL(None).prctl
+            except (OSError, AttributeError):
+                pass
+        _prctl.append(function)
+    return _prctl[0]
+
+
+def _die_with(parent: int, prctl) -> None:
+    """In the child: be killed when the process that forked it ends (Linux); if it already has, end."""
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def outcome_of(function: Callable[..., Any], *args: Any) -> bytes:
+    """What a child hands to its parent (here and guard.py): function(*args) as a pickled ("ok",
+    result), ("memory", None) when it ran out of memory, or ("raise", error) for the parent to raise
+    (an exception that cannot be pickled crosses as a RuntimeError that names it)."""
+    try:
+        outcome = ("ok", function(*args))
+    except MemoryError:
+        outcome = ("memory", None)
+    except BaseException as error:
+        outcome = ("raise", error)
+    try:
+        return pickle.dumps(outcome, pickle.HIGHEST_PROTOCOL)
+    except MemoryError:
+        return pickle.dumps(("memory", None))
+    except Exception as error:
+        return pickle.dumps(("raise", RuntimeError(f"{type(error).__name__}: {error}")))
+
+
+def in_child(function: Callable[..., Any], *args: Any) -> Any:
+    """function(*args) in a forked child (module docstring)."""
+    if not hasattr(os, "fork"):
+        return function(*args)
+    parent, prctl = os.getpid(), _prctl_function()
+    receive, send = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: whatever happens, it ends here
+        try:
+            os.close(receive)
+            _die_with(parent, prctl)
+            data = outcome_of(function, *args)
+            with os.fdopen(send, "wb") as out:
+                out.write(data)
+        finally:
+            os._exit(0)
+    os.close(send)
+    status = None
+    try:
+        with os.fdopen(receive, "rb") as source:
+            data = source.read()
+        _, status = os.waitpid(pid, 0)
+    finally:
+        if status is None:  # interrupted (Ctrl-C) while the child works: it is stopped
+            try:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+            except (ProcessLookupError, ChildProcessError):
+                pass
+    if not data:  # the child was killed (by the kernel, out of memory) or crashed, without a word
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+            raise MemoryError("the step's process was killed")
+        raise RuntimeError(f"the step's process ended without a result (status {status})")
+    kind, value = pickle.loads(data)
+    if kind == "ok":
+        return value
+    if kind == "memory":
+        raise MemoryError
+    raise value
