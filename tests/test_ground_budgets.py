@@ -184,3 +184,30 @@ def test_haunt_chains_ground_linearly_in_the_horizon() -> None:
         rows = {r["predicate"]: r["rules"] for r in report["predicates"]}
         rules.append(rows["haunt_path/4"] + rows.get("haunt_chain/3", 0))
     assert rules[1] <= 2.2 * rules[0], rules
+
+
+def test_a_cause_has_as_many_possible_life_totals_as_its_parts_not_their_subset_sums() -> None:
+    # CR 119.3: a cause's change of a player's life is the sum of its instructions' parts. Verdant
+    # Sun's Avatar gains life equal to the toughness of the creature that entered, which the grounder
+    # cannot know (devour, counters): each trigger has one part with many possible amounts. Summed
+    # as an aggregate over the cause's events, every subset of those amounts was a possible total
+    # (60 amounts, 1,831 totals a cause at horizon 4; the situation of seed 47, index 355 of
+    # tests/test_random_situations.py, ground at horizon 6, took more than 3 GB). Added one part
+    # after the other, a cause with one part has exactly its amounts.
+    facts = ("player(alice, 1). player(bob, 2). active_player(alice).\n"
+             "card(c1, verdant_suns_avatar, alice). card(c2, verdant_suns_avatar, bob).\n"
+             "card(c3, skullmulcher, bob). init_zone(c1, battlefield). init_zone(c2, hand).\n"
+             "init_zone(c3, hand). init_controller(c1, bob). script(1, cast(bob, c2)). script(2, cast(bob, c3)).\n")
+    ctl, _ = ground_control([str(MAIN)], facts, 5)
+    parts: dict = {}
+    totals: dict = {}
+    for a in ctl.symbolic_atoms.by_signature("life_part", 5):
+        p, eff, n, cause, t = a.symbol.arguments
+        parts.setdefault((p, cause, t), {}).setdefault(eff, set()).add(n.number)
+    for a in ctl.symbolic_atoms.by_signature("cause_delta", 4):
+        p, cause, d, t = a.symbol.arguments
+        totals.setdefault((p, cause, t), set()).add(d.number)
+    single = [key for key, by_part in parts.items() if len(by_part) == 1]
+    assert any(len(next(iter(parts[key].values()))) >= 10 for key in single)  # many possible amounts
+    for key in single:
+        assert totals[key] == next(iter(parts[key].values())), key
