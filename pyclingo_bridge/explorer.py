@@ -297,15 +297,28 @@ def _shared_reads(program: StepProgram, t: int, states: list[State], world: int)
     return [[_read(shown) for shown in together.models(state)] for state in states]
 
 
+#: the groundings an exploration makes in its own process before it makes each in a forked child
+#: (forked.py): a child copies the pages of the step program it touches, about as much as a small
+#: step costs (12 identical triggers, 4 steps: 0.50 s -> 0.67 s of CPU forked from the first), while
+#: a long game gains (its memory stays flat, and its heap clean)
+FORK_AFTER = 8
+
+
+def _run(groundings: int, function: Callable, *args):
+    """function(*args) here for the first FORK_AFTER groundings of an exploration, then in a forked child."""
+    return forked.in_child(function, *args) if groundings >= FORK_AFTER else function(*args)
+
+
 class SharedSteps:
     """What step t+1 gives from each (state, world) of a frontier after step t, by its index
     (read(i)): solved in the SharedStep of its group, ground and solved for the whole group on first
     use (a time limit checked between states still stops before a grounding), or, for a state alone
     in its group, ground on its own (facts and all: smaller). States go together by world,
     SHARED_GROUP at most in one grounding; `groundings` counts those made so far. Each grounding is
-    made in a forked child (forked.py) unless `fork` is false (a Dask worker: explorer_shards.py)."""
+    made in a forked child (forked.py) if `fork` (explore: past FORK_AFTER groundings; never in a
+    Dask worker: explorer_shards.py)."""
 
-    def __init__(self, program: StepProgram, t: int, items: list[tuple[State, int]], fork: bool = True):
+    def __init__(self, program: StepProgram, t: int, items: list[tuple[State, int]], fork: bool = False):
         self.program, self.t, self.items = program, t, items
         self.run = forked.in_child if fork else (lambda function, *args: function(*args))
         by_world: dict[int, list[int]] = {}
@@ -526,8 +539,8 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
         k = min(stride, MAX_WINDOW, max_steps - t, (bound - t) if bound is not None else MAX_WINDOW,
                 _actions_left(scenario, next(iter(frontier.values())).state)) if len(frontier) == 1 else 1
         # several states of one world are ground as one program (SharedStep), each then solved
-        shared = SharedSteps(program, t, [(node.state, node.world) for node in frontier.values()]) \
-            if expanded is None and len(frontier) > 1 else None
+        shared = SharedSteps(program, t, [(node.state, node.world) for node in frontier.values()],
+                             fork=result.groundings >= FORK_AFTER) if expanded is None and len(frontier) > 1 else None
         for index, node in enumerate(frontier.values()):
             # a step that would end past the limit is not begun (the guard would kill it): the
             # longest step so far is the estimate of the next one
@@ -545,8 +558,8 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
                 before = shared.groundings
                 read = shared.read(index)
                 result.groundings += shared.groundings - before
-            else:  # one state: its step, or a window of steps, in a forked child (forked.py)
-                alone = forked.in_child(_alone, program, node.state, node.world, t, k)
+            else:  # one state: its step, or a window of steps (in a forked child past FORK_AFTER)
+                alone = _run(result.groundings, _alone, program, node.state, node.world, t, k)
                 read, k = alone.read, alone.k
                 result.groundings += alone.groundings
                 result.retries += alone.retries

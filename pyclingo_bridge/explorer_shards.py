@@ -45,8 +45,9 @@ def expand(files: tuple[str, ...], card_files: tuple[str, ...], scenario_program
     states of one world ground together (explorer.SharedStep), as the explorer grounds them."""
     from .explorer import SharedSteps
 
-    # in the worker's own process: a Dask worker runs tasks on threads, which a fork would not take along
-    shared = SharedSteps(_program(files, card_files, scenario_program, options), t, items, fork=False)
+    # in the worker's own process (SharedSteps' default): a Dask worker runs tasks on threads, which a
+    # fork would not take along
+    shared = SharedSteps(_program(files, card_files, scenario_program, options), t, items)
     return [shared.read(i) for i in range(len(items))]
 
 

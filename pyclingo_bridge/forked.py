@@ -6,9 +6,10 @@ each step of a game names symbols of its own (`holds(F, 64)`, then `holds(F, 65)
 groundings leave behind made each later grounding slower. The explorer therefore grounds and solves
 each step (or window of steps, or group of states) in a child forked from itself: the child inherits
 the step program already built, hands back what it read, and ends, taking its symbols, its ground
-program and its heap with it (no Control is freed: the process ends). Measured on the haunt chain
-(benchmarks/analysis.md): L = 20 3.8 s -> 2.6 s of CPU, L = 40 12.2 s -> 7.6 s, L = 100 57-72 s
-and 859 MiB -> 37 s and 71 MiB (110 MiB the largest child).
+program and its heap with it (no Control is freed: the process ends). The explorer does so past
+its first groundings (explorer.FORK_AFTER: a short game gains nothing from it). Measured
+(benchmarks/analysis.md): the haunt chain of 100 links, 700 steps, 57-72 s of CPU and 859 MiB in one
+process, 41 s and 198 MiB (its own peak and its largest child's added) forked.
 
 `in_child(function, *args)` returns what `function(*args)` returns, or raises what it raised
 (MemoryError when the child ran out of its address space, RLIMIT_AS being inherited). The result

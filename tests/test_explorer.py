@@ -113,13 +113,13 @@ def test_states_ground_together_give_each_state_its_own_answer_sets(tmp_path) ->
 
 
 def test_each_step_is_ground_in_a_forked_child_and_the_lines_are_the_same(tmp_path, monkeypatch) -> None:
-    # clingo never frees a symbol, and each step names new ones (holds(F, 64), ...): the explorer
-    # grounds every step after the initial state in a child it forks (forked.py), so that a long game
+    # clingo never frees a symbol, and each step names new ones (holds(F, 64), ...): past its first
+    # FORK_AFTER groundings the explorer grounds every step in a child it forks (forked.py), so that a long game
     # does not grow this process; what the children hand back (states, witness lines, counts) is what
     # the same exploration gives with every step ground here
     import os
 
-    from pyclingo_bridge import forked
+    from pyclingo_bridge import explorer, forked
 
     pids = tmp_path / "pids"
     control = StepProgram.control
@@ -130,6 +130,7 @@ def test_each_step_is_ground_in_a_forked_child_and_the_lines_are_the_same(tmp_pa
         return control(self, t, *args, **kwargs)
 
     monkeypatch.setattr(StepProgram, "control", recorded)
+    monkeypatch.setattr(explorer, "FORK_AFTER", 0)  # from the first step on (a short game grounds here)
     path = resources.scenarios_dir() / "seed_603_10a_wipe.lp"
     forked_run = explore(load_scenario(path), options=("-c", "identical_orders=one"))
     made = [line.split() for line in pids.read_text().splitlines()]
