@@ -304,9 +304,13 @@ def _shared_reads(program: StepProgram, t: int, states: list[State], world: int)
 FORK_AFTER = 8
 
 
-def _run(groundings: int, function: Callable, *args):
-    """function(*args) here for the first FORK_AFTER groundings of an exploration, then in a forked child."""
-    return forked.in_child(function, *args) if groundings >= FORK_AFTER else function(*args)
+def _here(function: Callable, *args):
+    return function(*args)
+
+
+def _runner(fork: bool) -> Callable:
+    """What runs a grounding: forked.in_child, or a call in this process."""
+    return forked.in_child if fork else _here
 
 
 class SharedSteps:
@@ -320,7 +324,7 @@ class SharedSteps:
 
     def __init__(self, program: StepProgram, t: int, items: list[tuple[State, int]], fork: bool = False):
         self.program, self.t, self.items = program, t, items
-        self.run = forked.in_child if fork else (lambda function, *args: function(*args))
+        self.run = _runner(fork)
         by_world: dict[int, list[int]] = {}
         for i, (_, world) in enumerate(items):
             by_world.setdefault(world, []).append(i)
@@ -559,7 +563,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
                 read = shared.read(index)
                 result.groundings += shared.groundings - before
             else:  # one state: its step, or a window of steps (in a forked child past FORK_AFTER)
-                alone = _run(result.groundings, _alone, program, node.state, node.world, t, k)
+                alone = _runner(result.groundings >= FORK_AFTER)(_alone, program, node.state, node.world, t, k)
                 read, k = alone.read, alone.k
                 result.groundings += alone.groundings
                 result.retries += alone.retries

@@ -22,6 +22,7 @@ Ctrl-C in the parent the child is killed. Where there is no fork (not POSIX), th
 from __future__ import annotations
 
 import copyreg
+import functools
 import os
 import pickle
 import signal
@@ -40,21 +41,19 @@ copyreg.pickle(Symbol, symbol_by_text)
 
 #: PR_SET_PDEATHSIG (linux/prctl.h)
 _PR_SET_PDEATHSIG = 1
-#: the C library's prctl, looked up once in the parent (importing ctypes in each child cost 3-4 ms)
-_prctl: list = []
 
 
+@functools.cache
 def _prctl_function():
-    if not _prctl:
-        function = None
-        if sys.platform.startswith("linux"):
-            try:
-                import ctypes
-                function = ctypes.CDLL(None).prctl
-            except (OSError, AttributeError):
-                pass
-        _prctl.append(function)
-    return _prctl[0]
+    """The C library's prctl (Linux), or None: looked up once, in the parent (importing ctypes in
+    each child cost 3-4 ms)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+        return ctypes.CDLL(None).prctl
+    except (OSError, AttributeError):
+        return None
 
 
 def _die_with(parent: int, prctl) -> None:
