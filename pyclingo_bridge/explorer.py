@@ -240,7 +240,9 @@ class SharedStep:
         externals = "".join(f"#external {x[:-1]}, {t}).\n" for x in union)
         self.ctl = program.control(t, externals + STATE_SHOWN, world=world)
         self.ctl.ground([("base", [])])
-        self.atoms = {x: parse_term(f"{x[:-1]}, {t})") for x in union}
+        # each external by its program literal: assigning by symbol looks the atom up every time
+        atoms = self.ctl.symbolic_atoms
+        self.literals = {x: atoms[parse_term(f"{x[:-1]}, {t})")].literal for x in union}
         self.true: set[str] = set()
         self.t = t
 
@@ -248,9 +250,9 @@ class SharedStep:
         """Every answer set of the step from the state (one of the group's)."""
         state_set = set(state)
         for x in self.true - state_set:
-            self.ctl.assign_external(self.atoms[x], False)
+            self.ctl.assign_external(self.literals[x], False)
         for x in state_set - self.true:
-            self.ctl.assign_external(self.atoms[x], True)
+            self.ctl.assign_external(self.literals[x], True)
         self.true = state_set
         models, _ = _window(self.ctl, self.t, 1)
         return models
@@ -363,12 +365,26 @@ def _stack_size(state: State) -> int:
     return sum(1 for x in state if x.startswith("holds(on_stack("))
 
 
+#: the text of every symbol this process has read in an answer set (_text): the answer sets of a
+#: branching game repeat most of their atoms (the state), and printing a symbol takes four calls
+#: into clingo where looking it up takes its hash (clingo symbols are unique in a process and never
+#: freed, so a symbol's text never changes)
+_TEXTS: dict[Symbol, str] = {}
+
+
+def _text(a: Symbol) -> str:
+    x = _TEXTS.get(a)
+    if x is None:
+        x = _TEXTS[a] = str(a)
+    return x
+
+
 def _read(shown: Iterable[Symbol]) -> tuple[State, bool, list[Symbol], list[str]]:
     """The state after the step, whether the game is quiescent then, and the other shown atoms
     with their texts (each symbol printed once: reading a symbol's parts costs a call into clingo)."""
     state, quiet, rest, texts = [], False, [], []
     for a in shown:
-        x = str(a)
+        x = _text(a)
         if x.startswith("state("):
             state.append(x[len("state("):-1])
         elif x == "quiet":
@@ -383,9 +399,16 @@ def _read(shown: Iterable[Symbol]) -> tuple[State, bool, list[Symbol], list[str]
 _HORIZON_NAMES = frozenset(name for name, _ in AT_HORIZON)
 
 
+#: _at_horizon's answer for each text read (its arity is a call into clingo)
+_HORIZON_TEXTS: dict[str, bool] = {}
+
+
 def _at_horizon(a: Symbol, text: str) -> bool:
-    name = text.split("(", 1)[0]
-    return name in _HORIZON_NAMES and (name, len(a.arguments)) in AT_HORIZON
+    at = _HORIZON_TEXTS.get(text)
+    if at is None:
+        name = text.split("(", 1)[0]
+        at = _HORIZON_TEXTS[text] = name in _HORIZON_NAMES and (name, len(a.arguments)) in AT_HORIZON
+    return at
 
 
 def _split_horizon(shown: list[Symbol], texts: list[str]) -> tuple[tuple[Symbol, ...], list[str], tuple[Symbol, ...]]:
