@@ -121,9 +121,9 @@ class AnswerSet(NamedTuple):
     #: the step at which the game ended (a player won or it is a draw, CR 104.1), if it did
     game_ends: int | None = None
     #: triggered abilities of a batch that left the stack, or were left when the game ended:
-    #: (ability, batch, APNAP rank, the step as text or "end"); the orders one line stands for
-    #: (batches.lp, batches.py)
-    left_together: tuple[tuple[str, int, int, str], ...] = ()
+    #: (ability, batch, APNAP rank, the step as text or "end", its class); the orders one line
+    #: stands for (batches.lp, batches.py)
+    left_together: tuple[tuple[str, int, int, str, str], ...] = ()
 
 
 class _Collect:
@@ -193,10 +193,10 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("removed_no_target", 2): lambda c, a: c.at("removed_no_target", a[1], str(a[0])),
     ("target", 3): lambda c, a: c.lists["targets"].append((str(a[0]), a[1].number, str(a[2]))),
     ("order", 2): lambda c, a: c.lists["orders"].append((str(a[0]), a[1].number)),
-    ("left_together", 4): lambda c, a: c.lists["left_together"].append(
-        (str(a[0]), a[1].number, a[2].number, str(a[3]))),
-    ("still_together", 3): lambda c, a: c.lists["left_together"].append(
-        (str(a[0]), a[1].number, a[2].number, "end")),
+    ("left_together", 5): lambda c, a: c.lists["left_together"].append(
+        (str(a[0]), a[1].number, a[2].number, str(a[3]), str(a[4]))),
+    ("still_together", 4): lambda c, a: c.lists["left_together"].append(
+        (str(a[0]), a[1].number, a[2].number, "end", str(a[3]))),
     ("mode", 2): lambda c, a: c.lists["modes"].append((str(a[0]), a[1].number)),
     ("pt", 4): lambda c, a: c.lists["pt"].append((str(a[0]), str(a[1]), a[2].number, a[3].number)),
     ("final_pt", 3): lambda c, a: c.lists["final_pt"].append((str(a[0]), str(a[1]), a[2].number)),

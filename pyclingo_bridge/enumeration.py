@@ -172,7 +172,7 @@ def _count(ctl: Control, outcome: tuple[Symbol, ...], limit: int, deadline: floa
     # one answer set may stand for several orders in a game of batches (batches.py): read only
     # the atoms that say so, and only there (the shown atoms of each of 40,320 answer sets with
     # every order cost a hundred times the solving)
-    together = [a.symbol for signature in (("left_together", 4), ("still_together", 3))
+    together = [a.symbol for signature in (("left_together", 5), ("still_together", 4))
                 for a in ctl.symbolic_atoms.by_signature(*signature)]
     batched = Function("batched_play")
 

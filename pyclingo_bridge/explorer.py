@@ -53,7 +53,7 @@ HISTORY_OUTCOMES = ("outcome(fired(", "outcome(script_failed(", "outcome(violati
 #: a line's witness takes them from its last step alone (each step's grounding has its own horizon)
 AT_HORIZON = frozenset({("outcome", 1), ("final_zone", 2), ("final_controller", 2), ("final_life", 2),
                         ("final_pt", 3), ("unfinished", 0), ("trigger_count", 2), ("haunt_link", 4),
-                        ("haunt_chain", 3), ("still_together", 3)})
+                        ("haunt_chain", 3), ("still_together", 4)})
 
 
 @dataclass

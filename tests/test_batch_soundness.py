@@ -108,6 +108,41 @@ def test_a_batch_resolved_as_one_changes_no_outcome_in_ci(tmp_path, index) -> No
     _check(tmp_path, index)
 
 
+#: wipes whose batches hold triggers that are not countable (batches.lp: one at a time, the next
+#: chosen as they resolve): a target chosen as each goes on the stack (Blood Artist, Disciple of
+#: the Vault's "may"), a "may" (Harvester of Souls), a class of its own (Doomed Dissenter's token),
+#: beside countable ones, with life totals a batch can end and a short library
+NOT_COUNTABLE = {
+    "targets_and_a_lethal_batch": ("starting_life(bob, 3).\n", ("blood_artist", "zulaport_cutthroat"), 1, 1, 0),
+    "targets_and_may_draws": ("starting_life(alice, 2).\n", ("blood_artist", "harvester_of_souls"), 2, 0, 1),
+    "a_class_of_its_own": ("", ("doomed_dissenter", "bastion_of_remembrance", "cr_example_artifact"), 1, 1, 0),
+    "targeted_may_on_artifacts": ("starting_life(bob, 2).\n", ("disciple_of_the_vault", "cr_example_artifact",
+                                                                "blood_artist"), 1, 0, 0),
+}
+
+
+def _not_countable(extra: str, watchers: tuple[str, ...], mine: int, theirs: int, library: int) -> str:
+    out = ["player(alice, 1). player(bob, 2). active_player(alice).\n", extra]
+    out += [f"card(w{n}, {w}, alice). init_zone(w{n}, battlefield).\n" for n, w in enumerate(watchers)]
+    out += [f"card(a{n}, grizzly_bears, alice). init_zone(a{n}, battlefield).\n" for n in range(mine)]
+    out += [f"card(b{n}, grizzly_bears, bob). init_zone(b{n}, battlefield).\n" for n in range(theirs)]
+    out += [f"card(l{n}, forest, alice). init_zone(l{n}, library).\n" for n in range(library)]
+    out.append("card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).\n")
+    return "".join(out)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(NOT_COUNTABLE))
+def test_a_batch_of_triggers_that_are_not_countable_changes_no_outcome(tmp_path, name) -> None:
+    # the order chosen as they resolve (a batch) against the order chosen as they go on the stack
+    text = _not_countable(*NOT_COUNTABLE[name])
+    path = tmp_path / f"{name}.lp"
+    path.write_text(text)
+    found = _both_ways(path)
+    assert found["on"] == found["off"], f"{name}\nbatches=on:  {found['on']}\nbatches=off: {found['off']}\n{text}"
+    assert sum(lines for _, lines in found["on"]) > len(found["on"])  # some outcome has several lines
+
+
 @pytest.mark.nightly
 @pytest.mark.parametrize("index", range(SLOW, SLOW + NIGHTLY))
 def test_a_batch_resolved_as_one_changes_no_outcome_nightly(tmp_path, index) -> None:

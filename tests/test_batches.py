@@ -58,16 +58,20 @@ def _life(outcome: tuple[str, ...], player: str) -> int:
 
 
 def test_the_orders_a_step_stands_for_are_a_multinomial() -> None:
-    def left(ab: str, i: int, t: str) -> object:
+    def left(ab: str, i: int, t: str, cl: str = "") -> object:
+        cl = cl or f"cl({ab})"
         if t == "end":  # still on the stack when the game ends
-            return parse_term(f"still_together(tr({ab},obj(s,0),obj(x{i},0),left,1),3,0)")
-        return parse_term(f"left_together(tr({ab},obj(s,0),obj(x{i},0),left,1),3,0,{t})")
+            return parse_term(f"still_together(tr({ab},obj(s,0),obj(x{i},0),left,1),3,0,{cl})")
+        return parse_term(f"left_together(tr({ab},obj(s,0),obj(x{i},0),left,1),3,0,{t},{cl})")
     atoms = ([left("a", i, "4") for i in range(6)] + [left("b", i, "4") for i in range(3)]
              + [left("a", 9, "end"), left("a", 10, "end"), left("b", 11, "end")])
     assert orders(atoms, {4}) == math.comb(9, 3)  # 9! / (6! 3!)
     assert orders(atoms, {"end"}) == 3 and orders(atoms, {5}) == 1  # 3! / (2! 1!)
     assert orders(atoms, {4, "end"}) == math.comb(9, 3) * 3  # the steps of a window, and the end
     assert orders(atoms) == math.comb(9, 3) * 3
+    # by class, not by ability: one ability's objects on two targets are two classes
+    targeted = [left("t", i, "6", f"cl(t,obj(s,0),{'alice' if i < 2 else 'bob'})") for i in range(5)]
+    assert orders(targeted, {6}) == math.comb(5, 2)  # 5! / (2! 3!)
 
 
 @pytest.mark.parametrize("driver", [enumerate_outcomes, enumerate_by_steps])
