@@ -89,6 +89,9 @@ class Step(NamedTuple):
     tapped: tuple[str, ...] = ()  # the tapped permanents (CR 110.5)
     chosen_types: tuple[tuple[str, str], ...] = ()  # (permanent, creature type chosen as it entered), CR 614.12a
     copies: tuple[tuple[str, str, str], ...] = ()  # (permanent, definition it is a copy of, how long), CR 707.2
+    #: the objects of each batch on the stack whose order is chosen as they resolve (they share one
+    #: place: asp/triggers/batches.lp, CR 603.3b), in the order of `stack`
+    batches: tuple[tuple[str, ...], ...] = ()
 
 
 class AnswerSet(NamedTuple):
@@ -252,6 +255,15 @@ def _stack(entries: Iterable[tuple[str, Symbol]]) -> tuple[str, ...]:
     return tuple(item for item, _key in sorted(entries, key=lambda e: e[1], reverse=True))
 
 
+def _batches(stack: tuple[str, ...], entries: Iterable[tuple[str, Symbol]]) -> tuple[tuple[str, ...], ...]:
+    """The objects of the stack that share a stacking key, key by key, in the order of the stack."""
+    by_key: dict[str, list[str]] = {}
+    keys = {item: str(x) for item, x in entries}
+    for item in stack:
+        by_key.setdefault(keys[item], []).append(item)
+    return tuple(tuple(items) for items in by_key.values() if len(items) > 1)
+
+
 def plain(value: object) -> object:
     """A decoded record as JSON-ready data: each named tuple a dict of its fields, each tuple a list."""
     if isinstance(value, tuple):
@@ -284,7 +296,8 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
         Step(index=t, kind=c.step_kind.get(t, "initial" if t == 0 else "unknown"),
              events=tuple(sorted(ps["events"][t])),
              triggers=tuple(tr for tr in triggers if tr.step == t),
-             stack=_stack([(i, c.stack_keys[i] if x is None else x) for i, x in ps["on_stack"][t]]),
+             stack=(stack := _stack(entries := [(i, c.stack_keys[i] if x is None else x) for i, x in ps["on_stack"][t]])),
+             batches=_batches(stack, entries),
              life=tuple(sorted(ps["life"][t])), zones=tuple(sorted(ps["in_zone"][t])),
              controllers=tuple(sorted(ps["controller"][t])), attached=tuple(sorted(ps["attached"][t])),
              damage=tuple(sorted(ps["damage"][t])), lost=tuple(sorted(ps["lost"][t])),

@@ -110,9 +110,23 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
         lines.append("  the game is over (CR 104.1): nothing happens after this step")
     if previous is None:
         lines.append("  zones: " + _pairs(step.zones))
-    lines.append("  stack (top first): " + (", ".join(label(i) for i in step.stack) or "empty"))
+    lines.append("  stack (top first): " + (_stack_text(step, label) or "empty"))
     lines.append("  life: " + _pairs(step.life))
     return lines
+
+
+def _stack_text(step, label) -> str:
+    """The stack top first, each batch whose order is chosen as it resolves shown once, in braces."""
+    batch_of = {item: batch for batch in step.batches for item in batch}
+    parts, shown = [], set()
+    for item in step.stack:
+        batch = batch_of.get(item)
+        if batch is None:
+            parts.append(label(item))
+        elif batch not in shown:
+            shown.add(batch)
+            parts.append("{" + ", ".join(label(i) for i in batch) + "} (a batch: the next chosen as they resolve, CR 603.3b)")
+    return ", ".join(parts)
 
 
 #: what run's report calls each line it shows: an answer set of the unrolled program; with the
