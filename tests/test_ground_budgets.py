@@ -193,7 +193,8 @@ def test_a_cause_has_as_many_possible_life_totals_as_its_parts_not_their_subset_
     # as an aggregate over the cause's events, every subset of those amounts was a possible total
     # (60 amounts, 1,831 totals a cause at horizon 4; the situation of seed 47, index 355 of
     # tests/test_random_situations.py, ground at horizon 6, took more than 3 GB). Added one part
-    # after the other, a cause with one part has exactly its amounts.
+    # after the other, a cause with one part has exactly its amounts (7 here, 3 to 9, since
+    # toughness reads the one number of counters an object holds: as subset sums, 0 to 42).
     facts = ("player(alice, 1). player(bob, 2). active_player(alice).\n"
              "card(c1, verdant_suns_avatar, alice). card(c2, verdant_suns_avatar, bob).\n"
              "card(c3, skullmulcher, bob). init_zone(c1, battlefield). init_zone(c2, hand).\n"
@@ -208,6 +209,44 @@ def test_a_cause_has_as_many_possible_life_totals_as_its_parts_not_their_subset_
         p, cause, d, t = a.symbol.arguments
         totals.setdefault((p, cause, t), set()).add(d.number)
     single = [key for key, by_part in parts.items() if len(by_part) == 1]
-    assert any(len(next(iter(parts[key].values()))) >= 10 for key in single)  # many possible amounts
+    assert any(len(next(iter(parts[key].values()))) >= 5 for key in single)  # many possible amounts
     for key in single:
         assert totals[key] == next(iter(parts[key].values())), key
+
+
+def test_a_power_has_as_many_possible_values_as_its_parts_not_the_sums_of_its_counters() -> None:
+    # CR 613.4c, 122.1a: a creature's power is its base power, the effects that raise and lower it,
+    # and the number of its +1/+1 and -1/-1 counters. The grounder cannot know how many counters
+    # devour puts on Skullmulcher: read as a #sum over every number it thinks possible (0 to 10
+    # here), the counters gave every subset sum (0 to 55), each a power, each a damage of the fight
+    # after it, each summed again with the damage marked before (the situation of seed 47, index 367
+    # of tests/test_random_situations.py, took more than 24 GB to ground). Read as the one number
+    # the object holds, a power has at most one value per combination of its parts.
+    facts = ("player(alice, 1). active_player(alice).\n"
+             "card(c1, skullmulcher, alice). card(c2, test_brawl, alice). card(c3, skullmulcher, alice).\n"
+             "init_zone(c1, hand). init_zone(c2, hand). init_zone(c3, hand).\n"
+             "script(1, cast(alice, c3)). script(2, cast(alice, c1)). script(3, cast(alice, c2)).\n")
+    ctl, _ = ground_control([str(MAIN)], facts, 6)
+    values: dict = {}
+    for sig, arity in (("power", 3), ("base_pt", 4), ("pt_change", 5)):
+        for a in ctl.symbolic_atoms.by_signature(sig, arity):
+            args = a.symbol.arguments
+            part = sig if sig != "pt_change" else f"{args[1]}/{args[2]}"
+            if sig == "pt_change" and str(args[1]) != "power":
+                continue
+            values.setdefault((args[0], args[-1]), {}).setdefault(part, set()).add(args[1 if sig != "pt_change" else 3])
+    for a in ctl.symbolic_atoms.by_signature("holds", 2):
+        fluent, t = a.symbol.arguments
+        if fluent.name == "counters" and str(fluent.arguments[1]) in ("plus1", "minus1"):
+            values.setdefault((fluent.arguments[0], t), {}).setdefault(str(fluent.arguments[1]), {0}).add(
+                fluent.arguments[2])
+    counted = 0
+    for key, parts in values.items():
+        if "power" not in parts:
+            continue
+        bound = 1
+        for part in ("base_pt", "power/up", "power/down", "plus1", "minus1"):
+            bound *= len(parts.get(part, {0}))
+        assert len(parts["power"]) <= bound, (key, {k: len(v) for k, v in parts.items()})
+        counted += len(parts.get("plus1", ())) >= 3  # devour makes several numbers of counters possible
+    assert counted
