@@ -62,6 +62,10 @@ def step_kind(step: Step, script: dict[int, Symbol]) -> str:
         number = kind.arguments[0].number
         action = script.get(number)
         return f"scripted action {number}: {_relabel(action) if action is not None else '?'}"
+    if kind.match("failed", 1):
+        number = kind.arguments[0].number
+        action = script.get(number)
+        return f"scripted action {number} cannot be performed: {_relabel(action) if action is not None else '?'}"
     if kind.match("resolve", 1) and step.at_once:
         return f"resolution of a batch of {len(step.resolved)} as one"
     if kind.match("resolve", 1):

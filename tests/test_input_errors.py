@@ -142,12 +142,14 @@ def test_valid_base_runs(tmp_path) -> None:
 
 
 
-@pytest.mark.parametrize("command", ["run", "check"])
+@pytest.mark.parametrize("command", [["run"], ["check"], ["run", "--driver", "steps"], ["check", "--driver", "steps"],
+                                     ["enumerate", "--driver", "steps"]], ids=" ".join)
 def test_resolve_with_an_empty_stack(tmp_path, command) -> None:
-    # the script stalls: the horizon must not grow for ever, the error names the action's line
+    # CR 608.1: nothing to resolve; the error names the action's line, by either driver (the step is
+    # spent on the failed action and the script goes on: the explorer once stepped on until its limit)
     path = tmp_path / "case.lp"
     path.write_text("player(alice, 1). active_player(alice).\ncard(bear, grizzly_bears, alice).\n"
                     "init_zone(bear, battlefield).\nscript(1, resolve).\n")
-    result = CliRunner().invoke(main, [command, str(path)])
+    result = CliRunner().invoke(main, [*command, str(path)])
     assert result.exit_code == 2, result.output
     assert f"{path}:4:1: script action 1, resolve, cannot be performed: the stack is empty" in result.output
