@@ -11,7 +11,8 @@ dredge can replace, 702.52a; a draw a trigger sees in the hand, 121.2); this tes
 next one by drawing situations where batches form.
 
 Each situation is a wipe drawn from (SEED, index): bob casts Akroma's Vengeance on a board with one
-to three of alice's watchers whose abilities make batches (fixed gains, losses and draws) or watch
+to three of alice's watchers whose abilities make batches (fixed gains, losses and draws, of
+players they target too) or watch
 them (a life gain, a draw, a card put into a hand, an intervening "if" clause: two cards of the
 situation), one or two creatures of hers and up to one of bob's, life totals low enough for a
 batch to kill (CR 704.5a), a library short enough for one to empty it (704.5b), and Golgari
@@ -43,7 +44,7 @@ NIGHTLY = 300
 #: alice's watchers: bundled cards, and two written here (CARDS)
 WATCHERS = ("cr_example_artifact", "dark_prophecy", "bastion_of_remembrance", "zulaport_cutthroat",
             "harvester_of_souls", "sheoldred_the_apocalypse", "ajanis_pridemate", "careful_mourner",
-            "hand_watcher")
+            "hand_watcher", "blood_artist", "scribe_of_the_fallen")
 CARDS = {
     # "Whenever another creature dies, if you have 20 or less life, you gain 1 life" (CR 603.4)
     "careful_mourner": "printed_type(careful_mourner, creature). printed_pt(careful_mourner, 1, 1).\n"
@@ -55,6 +56,12 @@ CARDS = {
     "hand_watcher": "printed_type(hand_watcher, land). printed_ability(hand_watcher, ab(hand_watcher, 1)).\n"
                     "trigger_on(ab(hand_watcher, 1), put_into_hand, you_own).\n"
                     "effect(ab(hand_watcher, 1), gain_life(you, 1)).\n",
+    # "Whenever a creature dies, target player draws a card" (a batch of targeted draws, CR 603.3d)
+    "scribe_of_the_fallen": "printed_type(scribe_of_the_fallen, enchantment).\n"
+                            "printed_ability(scribe_of_the_fallen, ab(scribe_of_the_fallen, 1)).\n"
+                            "trigger_on(ab(scribe_of_the_fallen, 1), dies, type(creature)).\n"
+                            "target_spec(ab(scribe_of_the_fallen, 1), 1, player, player).\n"
+                            "effect(ab(scribe_of_the_fallen, 1), draw(target(1), 1)).\n",
 }
 
 
@@ -63,7 +70,10 @@ def wipe_situation(seed: int, index: int) -> str:
     rng = random.Random(f"{seed}:{index}")
     out = ["player(alice, 1). player(bob, 2).\n", f"active_player({rng.choice(['alice', 'bob'])}).\n",
            f"starting_life(alice, {rng.choice([2, 3, 20])}). starting_life(bob, {rng.choice([2, 3, 20])}).\n"]
-    for n, watcher in enumerate(rng.sample(WATCHERS, rng.randint(1, 2))):
+    # every watcher in turn, and maybe one more drawn: any SLOW >= len(WATCHERS) situations hold each
+    first = WATCHERS[index % len(WATCHERS)]
+    watchers = [first] + rng.sample([w for w in WATCHERS if w != first], rng.randint(0, 1))
+    for n, watcher in enumerate(watchers):
         out.append(CARDS.get(watcher, ""))
         out.append(f"card(w{n}, {watcher}, alice). init_zone(w{n}, battlefield).\n")
     for who, low in (("alice", 1), ("bob", 0)):
