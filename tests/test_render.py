@@ -87,3 +87,14 @@ def test_the_timeline_marks_the_end_of_the_game() -> None:
     assert "  the game is over (CR 104.1): nothing happens after this step" in out[at:at + 5]
     assert "step 6: idle (the game is over)" in out
     assert "  life: alice 21, bob 0" in out
+
+
+def test_a_failed_scripted_resolve_is_a_step_of_its_own() -> None:
+    # CR 608.1: with nothing on the stack the scenario's second "resolve" cannot be performed; the
+    # step is spent on it and named as such in each of the three lines, after the Myr's trigger
+    # resolved at step 3 (step 5 where the Bears' death took step 4)
+    out = _run(str(SCENARIOS / "refusal_608_1_a_resolve_with_nothing_on_the_stack_fails_and_the_script_goes_on.lp"),
+               "--all").splitlines()
+    failed = [line for line in out if line.startswith("step ") and "cannot be performed" in line]
+    assert sorted(failed) == ["step 4: scripted action 2 cannot be performed: resolve"] * 2 + [
+        "step 5: scripted action 2 cannot be performed: resolve"], failed
