@@ -9,12 +9,14 @@ cluster (`dask scheduler` and `dask worker`, dask-jobqueue on Slurm, dask-kubern
 shard is one Dask task, its answer plain data. The Dask extra is optional (`pip install
 'lookback[distributed]'`); asking for workers without it says so.
 
-A worker that dies while it runs a shard: Dask runs the shard again elsewhere, at most
-`RETRIES` more times (the scheduler's `allowed-failures` for a local cluster; an existing cluster
-keeps its own setting), then the shard is reported failed and the run incomplete, never complete.
-A shard that raises is retried the same way (`retries=`). A shard is handed to the cluster only
-when one of its threads is free, so no shard waits on a worker behind another one: a worker
-killed by one shard takes no other with it. Each answer carries the fingerprint of
+A worker that dies while it runs a shard, or a shard that raises: the run hands the shard out
+again, at most `RETRIES` more times, then reports it failed and the run incomplete, never
+complete. The run counts the tries itself (a local cluster's scheduler gives up on a task at the
+first death of its worker, `allowed-failures` 0; an existing cluster keeps its own setting, so
+each try there may be several deaths): were the scheduler to place a shard again on its own, it
+could place it on a worker busy with another shard, and the second death would count against
+that one too. A shard is handed to the cluster only when one of its threads is free, so no
+shard waits on a worker behind another one: a worker killed by one shard takes no other with it. Each answer carries the fingerprint of
 the encodings the worker ran (shards.fingerprint): a worker with another release of lookback is an
 error, not an answer. With a checkpoint (checkpoint.py), the shards it holds are not run again and
 each one that finishes is recorded as it comes back.
@@ -34,7 +36,7 @@ from .errors import Location, LookbackError
 from .progress import Progress
 from .shards import Shard
 
-#: how many more times a shard runs after its worker died (or it raised)
+#: how many more times a shard is handed out after its worker died (or it raised)
 RETRIES = 2
 #: how often (seconds) a run with shards still to hand out looks for a free thread
 POLL = 0.5
@@ -184,10 +186,10 @@ def dask_client(workers: int | None, scheduler: str | None):
         except OSError as error:
             raise DistributedError(Location("--scheduler"), f"cannot reach the Dask scheduler at {scheduler} "
                                                             f"({error})") from None
-    # the local scheduler gives up on a shard whose worker died RETRIES + 1 times, and gives a worker
-    # one shard at a time where it queues tasks (_on_dask hands them out one free thread at a time); no
+    # the local scheduler fails a shard at its worker's first death (_on_dask hands it out again, one
+    # free thread at a time), and gives a worker one shard at a time where it queues tasks; no
     # memory manager of Dask's (the run's --max-memory limits every process, workers included)
-    with dask.config.set({"distributed.scheduler.allowed-failures": RETRIES,
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0,
                           "distributed.scheduler.worker-saturation": 1.0, "logging.distributed": "error"}):
         try:
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, memory_limit=0,
@@ -209,6 +211,7 @@ def _on_dask(job, todo: list[Shard], fingerprint: Callable[[], str], expected: s
                  else f"{workers} local worker process(es)")
         waiting = list(reversed(todo))  # the next shard to hand out last
         futures: dict[Any, Shard] = {}
+        tries: dict[int, int] = {}  # shard index -> times handed out
         pending: set = set()
         while pending or waiting:
             left = None if deadline is None else deadline - time.monotonic()
@@ -222,8 +225,9 @@ def _on_dask(job, todo: list[Shard], fingerprint: Callable[[], str], expected: s
             free = _threads(client) - len(pending) if waiting else 0
             while waiting and (free > 0 or not pending):
                 shard = waiting.pop()
-                future = client.submit(_timed, job, shard, fingerprint, retries=RETRIES, pure=False)
+                future = client.submit(_timed, job, shard, fingerprint, pure=False)
                 futures[future] = shard
+                tries[shard.index] = tries.get(shard.index, 0) + 1
                 pending.add(future)
                 free -= 1
             poll = POLL if waiting else None  # a worker coming back frees a thread without a future ending
@@ -235,7 +239,10 @@ def _on_dask(job, todo: list[Shard], fingerprint: Callable[[], str], expected: s
             for future in finished:
                 shard = futures[future]
                 if future.status != "finished":
-                    arrived(ShardRun(shard, None, 0.0, 0.0, failed=_reason(future)))
+                    if tries[shard.index] <= RETRIES:  # out again when a thread is free
+                        waiting.append(shard)
+                    else:
+                        arrived(ShardRun(shard, None, 0.0, 0.0, failed=_reason(future, tries[shard.index])))
                     continue
                 there, result, seconds, cpu = future.result()
                 if there != expected:
@@ -256,13 +263,13 @@ def _threads(client) -> int:
     return sum(worker.get("nthreads", 1) for worker in client.scheduler_info(n_workers=-1)["workers"].values())
 
 
-def _reason(future) -> str:
-    """Why a shard failed after its retries, in words."""
+def _reason(future, tries: int) -> str:
+    """Why a shard failed after its retries (handed out `tries` times), in words."""
     try:
         error = future.exception()
     except Exception as raised:  # a cancelled future raises here
         error = raised
     name = type(error).__name__
     if name == "KilledWorker":
-        return f"its worker died {RETRIES + 1} times while running it"
+        return f"its worker died {tries} times while running it"
     return f"{name}: {error}"
