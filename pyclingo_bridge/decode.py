@@ -264,6 +264,14 @@ def _batches(stack: tuple[str, ...], entries: Iterable[tuple[str, Symbol]]) -> t
     return tuple(tuple(items) for items in by_key.values() if len(items) > 1)
 
 
+def _stack_fields(on_stack: Iterable[tuple[str, Symbol | None]], keys: dict[str, Symbol]) -> dict[str, tuple]:
+    """A step's stack (top first) and its batches, from its on_stack entries (an entry without its
+    key takes the object's stack_key/2)."""
+    entries = [(item, keys[item] if x is None else x) for item, x in on_stack]
+    stack = _stack(entries)
+    return {"stack": stack, "batches": _batches(stack, entries)}
+
+
 def plain(value: object) -> object:
     """A decoded record as JSON-ready data: each named tuple a dict of its fields, each tuple a list."""
     if isinstance(value, tuple):
@@ -296,8 +304,7 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
         Step(index=t, kind=c.step_kind.get(t, "initial" if t == 0 else "unknown"),
              events=tuple(sorted(ps["events"][t])),
              triggers=tuple(tr for tr in triggers if tr.step == t),
-             stack=(stack := _stack(entries := [(i, c.stack_keys[i] if x is None else x) for i, x in ps["on_stack"][t]])),
-             batches=_batches(stack, entries),
+             **_stack_fields(ps["on_stack"][t], c.stack_keys),
              life=tuple(sorted(ps["life"][t])), zones=tuple(sorted(ps["in_zone"][t])),
              controllers=tuple(sorted(ps["controller"][t])), attached=tuple(sorted(ps["attached"][t])),
              damage=tuple(sorted(ps["damage"][t])), lost=tuple(sorted(ps["lost"][t])),

@@ -59,13 +59,9 @@ def step_kind(step: Step, script: dict[int, Symbol]) -> str:
     """What the step was, in words: `scripted action 1: cast(bob, vengeance)`, `state-based actions`."""
     kind = parse_term(step.kind)
     if kind.match("action", 1):
-        number = kind.arguments[0].number
-        action = script.get(number)
-        return f"scripted action {number}: {_relabel(action) if action is not None else '?'}"
+        return f"scripted action {_scripted(kind, script, ': ')}"
     if kind.match("failed", 1):
-        number = kind.arguments[0].number
-        action = script.get(number)
-        return f"scripted action {number} cannot be performed: {_relabel(action) if action is not None else '?'}"
+        return f"scripted action {_scripted(kind, script, ' cannot be performed: ')}"
     if kind.match("resolve", 1) and step.at_once:
         return f"resolution of a batch of {len(step.resolved)} as one"
     if kind.match("resolve", 1):
@@ -73,6 +69,13 @@ def step_kind(step: Step, script: dict[int, Symbol]) -> str:
     if kind.match("continues", 2):
         return f"resolution of {_relabel(kind.arguments[0])} goes on: instruction {kind.arguments[1]} (CR 608.2c)"
     return _KINDS.get(step.kind, step.kind)
+
+
+def _scripted(kind: Symbol, script: dict[int, Symbol], between: str) -> str:
+    """The number of a step's scripted action, `between`, and the action (? if the script has none)."""
+    number = kind.arguments[0].number
+    action = script.get(number)
+    return f"{number}{between}{_relabel(action) if action is not None else '?'}"
 
 
 def _pairs(pairs: Iterable[tuple[str, object]]) -> str:
