@@ -162,6 +162,7 @@ svg.swimlanes .zone, svg.swimlanes .card-name, svg.swimlanes .kind { fill: #555;
 svg.swimlanes .rule-back { fill: #1f5fa8; } svg.swimlanes .rule-forward { fill: #2a8c3a; }
 svg.swimlanes .haunt-label { fill: #7a2a8c; }
 svg.swimlanes .life.changed { font-weight: bold; fill: #c0392b; }
+svg.swimlanes .batch { fill: none; stroke: #b35900; stroke-width: 1.6; }
 svg.swimlanes g.trigger[data-differs] .label-bg { fill: #ffd9a0; opacity: 1; }
 svg.swimlanes g.trigger[data-differs] .arrow { stroke-width: 3; }
 """

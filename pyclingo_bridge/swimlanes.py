@@ -9,7 +9,8 @@ judged on: back to the column of step T-1 for a look-back trigger (dashed), the 
 for a look-forward one (solid), labelled with the rule that chose the state (603.10a, 410.10d,
 ...). Haunt links are arcs from the exiled card to the object it haunts, with a bar along the
 exile band for as long as the link lasts (CR 702.55b). Below the lanes: the stack after each
-step (top first) and each player's life.
+step (top first), the objects of a batch (they share one place, the next chosen as they resolve,
+CR 603.3b) bracketed together, and each player's life.
 
 Text is monospace, so its width is known without a browser: every label is placed where it
 overlaps no other text (tests/test_report_browser.py checks it in Chromium); a label that does
@@ -97,6 +98,8 @@ def short_kind(step: Step, script: dict) -> str:
             return "action"
         objects = [str(a) for a in action.arguments[1:2]] if action.arguments else []
         return " ".join([action.name] + objects)
+    if kind.match("resolve", 1) and step.at_once:
+        return f"batch of {len(step.resolved)} as one"
     if kind.match("resolve", 1):
         return "resolve " + short_item(str(kind.arguments[0]))
     if kind.match("continues", 2):
@@ -240,7 +243,7 @@ class Drawing:
         return self.col_x(index) + 10, y + 3, COL_W - 20, BAND_H - 6
 
     def _objects(self) -> None:
-        previous = None
+        previous, prev_index = None, 0
         for step in self.steps:
             controllers = dict(step.controllers)
             for card, (obj, n, zone) in sorted(self.where[step.index].items()):
@@ -364,6 +367,8 @@ class Drawing:
             for i, item in enumerate(step.stack):
                 self.text(x + 6, self.stack_top + 12 + i * LINE, fit(short_item(item), COL_W - 12), "stack-item",
                           title=label(item), data=f' data-step="{step.index}"')
+            for batch in step.batches:
+                self._batch_bracket(x, step, batch)
         before: dict[str, int] = {}
         for j, player in enumerate(self.players):
             y = self.life_top + 12 + j * LINE
@@ -377,6 +382,17 @@ class Drawing:
                           "middle", f"{player}: {life} life after step {step.index}",
                           data=f' data-player="{escape(player)}" data-step="{step.index}"')
                 before[player] = life
+
+    def _batch_bracket(self, x: float, step: Step, batch: tuple[str, ...]) -> None:
+        """A bracket left of the objects of a batch on the stack: they share one place, the next of
+        them chosen as they resolve (CR 603.3b; asp/triggers/batches.lp), not an order."""
+        first, last = step.stack.index(batch[0]), step.stack.index(batch[-1])
+        top = self.stack_top + 12 + first * LINE - FONT_SIZE + 1
+        bottom = self.stack_top + 12 + last * LINE + 3
+        tip = (f"a batch of {len(batch)} after step {step.index}: one place on the stack, the next chosen "
+               "as they resolve (CR 603.3b)")
+        self.parts.append(f'<path d="M{x + 4:.1f},{top:.1f} H{x + 2:.1f} V{bottom:.1f} H{x + 4:.1f}" class="batch" '
+                          f'data-step="{step.index}" data-size="{len(batch)}"><title>{escape(tip)}</title></path>')
 
     # - the document ---------------------------------------------------------------------------
     @property

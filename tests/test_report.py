@@ -29,6 +29,7 @@ pytestmark = pytest.mark.xdist_group("report_pages")
 SEED = "seed_603_10a_wipe.lp"
 CHAIN = "haunt_chain_three_links.lp"
 TWO_OUTCOMES = "replacement_616_1_legacy_weapon_and_rest_in_peace.lp"
+BATCH = "batches_603_3b_gains_of_a_wipe_resolve_as_one.lp"
 
 
 def _page(name: str, edition: str | None = None, explain: bool = False) -> BeautifulSoup:
@@ -129,6 +130,18 @@ def test_the_stack_and_life_totals_are_drawn_per_step():
     assert life[("alice", 4)] == 22 and life[("alice", 0)] == 20  # +1 per creature that died, 603.10a
     stack = {int(t["data-step"]) for t in svg.select("text.stack-item")}
     assert stack == {s.index for s in w.steps if s.stack and s.kind != "idle"}
+
+
+def test_a_batch_on_the_stack_is_bracketed_and_its_resolution_as_one_named():
+    """Bob's wipe kills alice's three Grizzly Bears under her two watchers: the six triggers go on
+    the stack as one batch (CR 603.3b, asp/triggers/batches.lp) and resolve as one at step 4; the
+    drawing brackets the six at step 3 instead of showing them as an order, and names step 4."""
+    page = _page(BATCH)
+    svg = page.find("figure", id="current-w1").find("svg")
+    assert [(int(b["data-step"]), int(b["data-size"])) for b in svg.select("path.batch")] == [(3, 6)]
+    assert "CR 603.3b" in svg.select_one("path.batch title").get_text()
+    kinds = dict(zip((_own(t) for t in svg.select("text.step")), (_own(t) for t in svg.select("text.kind"))))
+    assert kinds["step 4"] == "batch of 6 as one" and kinds["step 3"] == "triggers"
 
 
 @pytest.mark.parametrize("name", [SEED, CHAIN, TWO_OUTCOMES])
