@@ -118,10 +118,11 @@ def test_a_batch_resolved_as_one_changes_no_outcome_in_ci(tmp_path, index) -> No
     _check(tmp_path, index)
 
 
-#: wipes whose batches hold triggers that are not countable (batches.lp: one at a time, the next
-#: chosen as they resolve): a target chosen as each goes on the stack (Blood Artist, Disciple of
-#: the Vault's "may"), a "may" (Harvester of Souls), a class of its own (Doomed Dissenter's token),
-#: beside countable ones, with life totals a batch can end and a short library
+#: wipes whose batches resolve one at a time, the next chosen as they resolve (batches.lp): they
+#: could kill, or hold triggers that are not countable, beside countable ones: a target chosen as
+#: each goes on the stack (Blood Artist, Disciple of the Vault's "may"), a "may" (Harvester of
+#: Souls: resolved as one, its class chooses how many take it, unless it could empty a library), a
+#: class of its own (Doomed Dissenter's token), with life totals a batch can end and a short library
 NOT_COUNTABLE = {
     "targets_and_a_lethal_batch": ("starting_life(bob, 3).\n", ("blood_artist", "zulaport_cutthroat"), 1, 1, 0),
     "targets_and_may_draws": ("starting_life(alice, 2).\n", ("blood_artist", "harvester_of_souls"), 2, 0, 1),
