@@ -112,6 +112,10 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
     if step.at_once:
         lines.append("  resolved as one (a batch, CR 603.3b; asp/triggers/batches.lp): "
                      + ", ".join(label(i) for i in step.resolved))
+        took = [i for i, _, _, t, cl in model.left_together if t == str(step.index) and cl.startswith("taken(")]
+        if took:  # batches.lp: class_takes/3, the first of each class in the order of terms
+            lines.append("  took the option (CR 603.5; of a class, which ones does not matter): "
+                         + ", ".join(label(i) for i in sorted(took)))
     lines += [f"  lost the game: {p}" for p in step.lost if not previous or p not in previous.lost]
     if model.game_ends == step.index:
         lines.append("  the game is over (CR 104.1): nothing happens after this step")

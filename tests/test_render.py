@@ -98,3 +98,17 @@ def test_a_failed_scripted_resolve_is_a_step_of_its_own() -> None:
     failed = [line for line in out if line.startswith("step ") and "cannot be performed" in line]
     assert sorted(failed) == ["step 4: scripted action 2 cannot be performed: resolve"] * 2 + [
         "step 5: scripted action 2 cannot be performed: resolve"], failed
+
+
+def test_a_batch_resolved_as_one_names_the_objects_that_took_their_option() -> None:
+    # CR 603.5: Harvester of Souls' three "may draw" triggers resolve as one at step 4; a line per
+    # number of them that took the option (the first of the class: which ones does not matter), so
+    # the four witnesses name none, the first, the first two and all three
+    out = _run(str(SCENARIOS / "batches_603_5_options_of_a_batch_resolve_as_one_by_how_many_take_them.lp"),
+               "--all", "--driver", "steps").splitlines()
+    took = sorted(line.count("ab(harvester_of_souls,1)") for line in out if line.startswith("  took the option"))
+    assert took == [1, 2, 3], took
+    assert sum(line.startswith("step 4: resolution of a batch of 3 as one") for line in out) == 4
+    first_two = next(line for line in out if line.startswith("  took the option")
+                     and line.count("ab(harvester_of_souls,1)") == 2)
+    assert first_two.endswith("of harvester on b1, ab(harvester_of_souls,1) of harvester on b2"), first_two
