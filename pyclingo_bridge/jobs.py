@@ -199,11 +199,11 @@ def check_scenario(path: str, edition: str | None, timeout: float | None, confli
                                                  library=library, check=True, text=text)
             verdicts = None
         else:  # every answer set asked about, none held (decide.py)
-            from .decide import Questions
+            from .decide import CHECK_OPTIONS, Questions
             from .enumeration import lines_of_play as count
             scenario = load_scenario(path, library=library, text=text)
             questions = Questions(scenario, edition=edition, timeout=time_left(timeout, started),
-                                  options=clingo_options(token_rounds))
+                                  options=clingo_options(token_rounds) + CHECK_OPTIONS)
             if error := run_error(questions.run):
                 raise error
             lines_of_play = count(questions.run, timeout=time_left(timeout, started),

@@ -212,3 +212,37 @@ def test_nine_different_triggers_by_steps(tmp_path) -> None:
     path = _scenario(tmp_path, "\n".join(text) + "\n", "nine.lp")
     checked = jobs.check_scenario(path, None, 60.0, False, driver="steps")
     assert set(checked.statuses) == {"PASS"}, checked.lines
+
+
+# Random situation 16 of seed 51 (the nightly run found it): bob's Zulaport Cutthroat, with lethal
+# damage marked, dies at step 1 (CR 704.5g) and triggers twice, itself and the Zulaport of alice's
+# that bob controls (both "whenever this or another creature you control dies": one ability, one
+# controller, no target: interchangeable, CR 603.3b). Bob puts both on the stack at step 2. A
+# line of play holds their orders once (the order of their terms: the trigger of c1 first, at
+# place 1), so `check` asks of that order only, under either driver; every order stays an answer
+# set of `run`. Before, the unrolled check asked of every order and found the trigger of c2 in
+# place 1 in one of them, which the explorer, keeping one order, could not.
+INTERCHANGEABLE = """\
+player(alice, 1). player(bob, 2). active_player(alice).
+card(c1, zulaport_cutthroat, alice). init_zone(c1, battlefield). init_controller(c1, bob).
+card(c2, zulaport_cutthroat, bob). init_zone(c2, battlefield). init_damage(c2, 1).
+"""
+OF_C1 = "tr(ab(zulaport_cutthroat, 1), obj(c1, 0), obj(c2, 0), left, 1)"
+OF_C2 = "tr(ab(zulaport_cutthroat, 1), obj(c2, 0), obj(c2, 0), left, 1)"
+INTERCHANGEABLE_EXPECTED = [
+    (f"expect(all, stack_key({OF_C1}, at(2, 1, 1)))", "PASS"),
+    (f"expect(none, stack_key({OF_C2}, at(2, 1, 1)))", "PASS"),
+    (f"expect(some, stack_key({OF_C2}, at(2, 1, 1)))", "FAIL"),
+    ("expect(all, final_life(alice, 18))", "PASS"),
+    ("expect(lines, 1)", "PASS"),
+]
+
+
+def test_check_asks_of_one_order_of_interchangeable_triggers_under_both_drivers(tmp_path) -> None:
+    path = _scenario(tmp_path, INTERCHANGEABLE + "".join(f"{e}.\n" for e, _ in INTERCHANGEABLE_EXPECTED))
+    wanted = ["PASS", "PASS"] + [status for _, status in INTERCHANGEABLE_EXPECTED]  # no violation, no script_failed
+    for driver in ("unrolled", "steps"):
+        checked = _statuses(path, None, driver)
+        assert list(checked.statuses) == wanted, (driver, checked.lines)
+    run = CliRunner().invoke(main, ["run", path, "--all"])  # every order is still an answer set of run
+    assert run.exit_code == 0 and "answer sets: 2 (all enumerated)" in run.output, run.output
