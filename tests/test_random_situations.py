@@ -8,7 +8,9 @@ lines of play (driver_agreement.same_enumeration, the comparison the bundled sce
 test_explorer.py), or refuse the situation alike. Then the situation gets expectations derived from
 its own outcomes under the current rules, some that hold and some that fail: expect(outcomes, N)
 and expect(outcomes, N + 1), expect(lines, L), and expect(some|all|none, A) of atoms A drawn from a
-witness line (a final zone, a life total at a step, a trigger, a resolution, ...). `lookback check`
+witness line of the game `check` plays (a final zone, a life total at a step, a trigger, a
+resolution, ...; the orders of interchangeable triggers once, and no batch resolved as one, whose
+steps and stack places are its own). `lookback check`
 by both drivers must give every one the same verdict under both editions
 (driver_agreement.same_verdicts), and under the current rules (the 2006 rules if the current ones
 refuse the situation) the unrolled program the verdicts they were derived for (some: PASS, none: FAIL, the counts): a driver that passed or failed
@@ -34,7 +36,9 @@ import random
 import pytest
 from driver_agreement import same_enumeration, same_verdicts
 
-from pyclingo_bridge.enumeration import Enumeration
+from pyclingo_bridge import load_scenario
+from pyclingo_bridge.decide import CHECK_OPTIONS
+from pyclingo_bridge.enumeration import Enumeration, enumerate_outcomes
 from pyclingo_bridge.random_situations import sample_situation, with_every_card
 from pyclingo_bridge.step_driver import WHOLE_GAME
 
@@ -56,13 +60,16 @@ def _rerun(seed: int, index: int) -> str:
     return f"python -m pyclingo_bridge.random_situations 1 --seed {seed} --start {index}"
 
 
-def expectations(reference: Enumeration, rng: random.Random) -> list[tuple[str, str | None]]:
+def expectations(reference: Enumeration, played: Enumeration, rng: random.Random) -> list[tuple[str, str | None]]:
     """Expectations derived from the unrolled program's enumeration under one edition, each with
-    the verdict it must get there (None: either)."""
+    the verdict it must get there (None: either): the counts from `enumerate`'s (reference), the
+    atoms from a witness of the game `check` plays (played: the orders of interchangeable triggers
+    once, no batch resolved as one: a batch's steps and stack places are its own)."""
     n, lines = len(reference.outcomes), reference.lines
+    assert sorted(o.atoms for o in played.outcomes) == sorted(o.atoms for o in reference.outcomes)
     derived: list[tuple[str, str | None]] = [(f"expect(outcomes, {n})", "PASS"), (f"expect(outcomes, {n + 1})", "FAIL"),
                                              (f"expect(lines, {lines})", "PASS")]
-    witness = reference.outcomes[rng.randrange(n)].witness
+    witness = played.outcomes[rng.randrange(n)].witness
     atoms = sorted(str(a) for a in witness if (a.name, len(a.arguments)) not in WHOLE_GAME)
     for atom in rng.sample(atoms, min(ATOMS, len(atoms))):
         # the witness is a line of play that shows the atom: some line has it, so "none" fails
@@ -99,7 +106,8 @@ def _agree(situation: str, name: str, path, rng: random.Random) -> None:
         if not answered:
             return
         reference = answered[0]  # the current rules, unless they refuse the situation
-        derived = expectations(enumerated[reference], rng)
+        played = enumerate_outcomes(load_scenario(path), edition=reference, all_orders=True, options=CHECK_OPTIONS)
+        derived = expectations(enumerated[reference], played, rng)
         text += "".join(f"{e}.\n" for e, _ in derived)
         path.write_text(text)
         for edition in answered:
