@@ -361,11 +361,11 @@ class Drawing:
             self.parts.append("</g>")
 
     def _stack_and_life(self) -> None:
-        self.text(self.name_x, self.stack_top + 12, "stack", "row-name", title="the stack after each step, top first")
+        self.text(self.name_x, self._stack_line(0), "stack", "row-name", title="the stack after each step, top first")
         for step in self.steps:
             x = self.col_x(step.index)
             for i, item in enumerate(step.stack):
-                self.text(x + 6, self.stack_top + 12 + i * LINE, fit(short_item(item), COL_W - 12), "stack-item",
+                self.text(x + 6, self._stack_line(i), fit(short_item(item), COL_W - 12), "stack-item",
                           title=label(item), data=f' data-step="{step.index}"')
             for batch in step.batches:
                 self._batch_bracket(x, step, batch)
@@ -383,12 +383,15 @@ class Drawing:
                           data=f' data-player="{escape(player)}" data-step="{step.index}"')
                 before[player] = life
 
+    def _stack_line(self, i: int) -> float:
+        """The baseline of the i-th object (0: the top) of a step's stack."""
+        return self.stack_top + 12 + i * LINE
+
     def _batch_bracket(self, x: float, step: Step, batch: tuple[str, ...]) -> None:
         """A bracket left of the objects of a batch on the stack: they share one place, the next of
         them chosen as they resolve (CR 603.3b; asp/triggers/batches.lp), not an order."""
-        first, last = step.stack.index(batch[0]), step.stack.index(batch[-1])
-        top = self.stack_top + 12 + first * LINE - FONT_SIZE + 1
-        bottom = self.stack_top + 12 + last * LINE + 3
+        top = self._stack_line(step.stack.index(batch[0])) - FONT_SIZE + 1
+        bottom = self._stack_line(step.stack.index(batch[-1])) + 3
         tip = (f"a batch of {len(batch)} after step {step.index}: one place on the stack, the next chosen "
                "as they resolve (CR 603.3b)")
         self.parts.append(f'<path d="M{x + 4:.1f},{top:.1f} H{x + 2:.1f} V{bottom:.1f} H{x + 4:.1f}" class="batch" '
