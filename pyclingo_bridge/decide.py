@@ -184,14 +184,6 @@ def _questions(scenario: Scenario) -> str:
     return "".join(parts)
 
 
-#: what `check` adds to the options of its Questions: it decides over lines of play, the orders of
-#: interchangeable triggers once (stack.lp: orders_once; CR 603.3b: they make the same game), as
-#: `enumerate` counts them and `--driver steps` explores them; an atom that names where one of them
-#: went (stack_key/2, order/2, resolved/2 of one trigger object) is then asked of the order of their
-#: terms only. `run` still shows every order.
-CHECK_OPTIONS = ("-c", "identical_orders=one")
-
-
 class Questions:
     """The expectations of one run, asked of its grounding (module docstring): `run` holds the
     witnesses (one answer set per distinct outcome) and every answer set a query found."""

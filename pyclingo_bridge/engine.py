@@ -33,6 +33,15 @@ _UNFINISHED = "unfinished"
 _SCRIPT_FAILED = "script_failed"
 #: how often a running search checks for Ctrl-C (seconds)
 _POLL = 0.05
+#: the options of a line of play: the orders of interchangeable triggers once (stack.lp: orders_once;
+#: CR 603.3b: they make the same game), in the order of their terms. `check` decides over them by
+#: either driver, as `enumerate` counts them and `--driver steps` explores them; an atom that names
+#: where one of them went (stack_key/2, order/2, resolved/2 of one trigger object) is then asked of
+#: that order only. `run` still shows every order.
+ORDERS_ONCE = ("-c", "identical_orders=one")
+#: ... and `enumerate`'s: what is left of a batch resolves as one when nothing can happen between
+#: its objects (asp/triggers/batches.lp)
+ENUMERATE_OPTIONS = ORDERS_ONCE + ("-c", "batches=on")
 
 
 def initial_horizon(scenario: Scenario) -> int:

@@ -35,7 +35,7 @@ from typing import Callable, Iterable
 from clingo import Control, Function, Model, Symbol
 
 from .batches import orders
-from .engine import TIMEOUT, Run, _wait, solve_keeping_control
+from .engine import ENUMERATE_OPTIONS, TIMEOUT, Run, _wait, solve_keeping_control
 from .expect import Lines
 from .progress import Progress
 from .run_errors import run_error
@@ -220,7 +220,7 @@ def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit:
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
     say = progress or (lambda _text: None)
-    options = options + (() if all_orders else ("-c", "identical_orders=one", "-c", "batches=on"))
+    options = options + (() if all_orders else ENUMERATE_OPTIONS)
     say(Progress("finding the distinct outcomes"))
     run, ctl = solve_keeping_control(scenario, edition=edition, horizon=horizon, max_models=limit,
                                      timeout=timeout, options=options, project=True, main=main)

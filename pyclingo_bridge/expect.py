@@ -148,11 +148,12 @@ def check(scenario, *, edition: str | None = None, timeout: float | None = None)
     expectation asks for them, and evaluate every expectation: one Verdict each, after the run's own
     checks (satisfiable, no violation). ScenarioError for the input errors the run reveals (a scripted
     action the game cannot perform), as the command says them."""
-    from .decide import CHECK_OPTIONS, Questions
+    from .decide import Questions
+    from .engine import ORDERS_ONCE
     from .enumeration import lines_of_play
     from .run_errors import run_error
 
-    questions = Questions(scenario, edition=edition, timeout=timeout, options=CHECK_OPTIONS)
+    questions = Questions(scenario, edition=edition, timeout=timeout, options=ORDERS_ONCE)
     if error := run_error(questions.run):
         raise error
     return questions.verdicts(lines_of_play(questions.run, timeout=timeout))

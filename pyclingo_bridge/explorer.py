@@ -37,8 +37,8 @@ from clingo import Function, Number, Symbol, parse_term
 
 from . import forked, resources
 from .batches import orders
-from .engine import (MAX_HORIZON, TIMEOUT, TOKEN_CAP, grow_rounds, initial_horizon, rounds_options, settled_horizon,
-                     token_rounds_fixed)
+from .engine import (ENUMERATE_OPTIONS, MAX_HORIZON, ORDERS_ONCE, TIMEOUT, TOKEN_CAP, grow_rounds, initial_horizon,
+                     rounds_options, settled_horizon, token_rounds_fixed)
 from .enumeration import LIMIT, table_facts, trigger_kinds
 from .errors import HorizonError, Location
 from .progress import Progress
@@ -431,7 +431,7 @@ def _batch_atoms(shown: list[Symbol], texts: list[str]) -> list[Symbol]:
 
 
 def first_line_states(scenario: Scenario, steps: int,
-                      options: tuple[str, ...] = ("-c", "identical_orders=one")) -> tuple[StepProgram, list[State]]:
+                      options: tuple[str, ...] = ORDERS_ONCE) -> tuple[StepProgram, list[State]]:
     """The step program of the scenario and the states after steps 0..steps-1 of one line of play
     (the first answer set of each step): a state to ground a step from, for measurements and tests."""
     program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program, options,
@@ -696,7 +696,7 @@ def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeou
     from .run_errors import run_error
 
     started = time.monotonic()
-    options = options + (() if all_orders else ("-c", "identical_orders=one", "-c", "batches=on"))
+    options = options + (() if all_orders else ENUMERATE_OPTIONS)
     x = explore(scenario, edition, timeout=timeout, options=options, progress=progress, limit=limit,
                 workers=workers, scheduler=scheduler)
     exact = x.cut_short is None

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 from . import guard
 from .decode import decode
-from .engine import Run, solve
+from .engine import ORDERS_ONCE, Run, solve
 from .errors import LookbackError, ScenarioError
 from .expect import FAIL, Lines, evaluate
 from .render import json_report, text_report
@@ -199,11 +199,11 @@ def check_scenario(path: str, edition: str | None, timeout: float | None, confli
                                                  library=library, check=True, text=text)
             verdicts = None
         else:  # every answer set asked about, none held (decide.py)
-            from .decide import CHECK_OPTIONS, Questions
+            from .decide import Questions
             from .enumeration import lines_of_play as count
             scenario = load_scenario(path, library=library, text=text)
             questions = Questions(scenario, edition=edition, timeout=time_left(timeout, started),
-                                  options=clingo_options(token_rounds) + CHECK_OPTIONS)
+                                  options=clingo_options(token_rounds) + ORDERS_ONCE)
             if error := run_error(questions.run):
                 raise error
             lines_of_play = count(questions.run, timeout=time_left(timeout, started),

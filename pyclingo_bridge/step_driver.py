@@ -28,7 +28,7 @@ from typing import Callable
 
 from clingo import Symbol, parse_term
 
-from .engine import Run, settled_horizon
+from .engine import ORDERS_ONCE, Run, settled_horizon
 from .errors import ScenarioError
 from .expect import Lines
 from .explorer import ALWAYS_WATCHED, Exploration, Watch, explore
@@ -76,7 +76,7 @@ def by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float |
     watch = watch_of(scenario) if check else Watch()
     if check:
         refuse_whole_game(scenario, edition or scenario.edition)
-    x = explore(scenario, edition, timeout=timeout, options=options + ("-c", "identical_orders=one"),
+    x = explore(scenario, edition, timeout=timeout, options=options + ORDERS_ONCE,
                 progress=progress, watch=watch)
     if check:
         refuse_whole_game(scenario, x.edition)  # the edition in force, now known

@@ -37,7 +37,7 @@ import pytest
 from driver_agreement import same_enumeration, same_verdicts
 
 from pyclingo_bridge import load_scenario
-from pyclingo_bridge.decide import CHECK_OPTIONS
+from pyclingo_bridge.engine import ORDERS_ONCE
 from pyclingo_bridge.enumeration import Enumeration, enumerate_outcomes
 from pyclingo_bridge.random_situations import sample_situation, with_every_card
 from pyclingo_bridge.step_driver import WHOLE_GAME
@@ -106,7 +106,7 @@ def _agree(situation: str, name: str, path, rng: random.Random) -> None:
         if not answered:
             return
         reference = answered[0]  # the current rules, unless they refuse the situation
-        played = enumerate_outcomes(load_scenario(path), edition=reference, all_orders=True, options=CHECK_OPTIONS)
+        played = enumerate_outcomes(load_scenario(path), edition=reference, all_orders=True, options=ORDERS_ONCE)
         derived = expectations(enumerated[reference], played, rng)
         text += "".join(f"{e}.\n" for e, _ in derived)
         path.write_text(text)
