@@ -14,6 +14,7 @@ no game decision is made here.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter, defaultdict
 from math import factorial
 from typing import Container, Iterable
@@ -26,19 +27,12 @@ def orders(atoms: Iterable[Symbol], steps: Container[int | str] | None = None) -
     steps in `steps` only, ints, and "end" for still_together/4; every step when None): the product
     over (batch, rank, step) of the multinomial. One pass over the atoms (a step of a wipe's
     1,000 triggers shows 1,000 of them)."""
-    groups: dict[tuple[str, str, str], Counter] = defaultdict(Counter)
+    groups: dict[tuple[str, str, int | str], Counter] = defaultdict(Counter)
     for a in atoms:
-        name = a.name
-        if name == "left_together":
-            _item, b, rank, step, cl = a.arguments
-            t: int | str = step.number
-        elif name == "still_together":
-            (_item, b, rank, cl), t = a.arguments, "end"
-        else:
+        parts = _parts(a)
+        if parts is None or (steps is not None and parts[0][2] not in steps):
             continue
-        if steps is not None and t not in steps:
-            continue
-        groups[(str(b), str(rank), str(t))][str(cl)] += 1
+        groups[parts[0]][parts[1]] += 1
     total = 1
     for counts in groups.values():
         n = factorial(sum(counts.values()))
@@ -46,3 +40,16 @@ def orders(atoms: Iterable[Symbol], steps: Container[int | str] | None = None) -
             n //= factorial(k)
         total *= n
     return total
+
+
+@functools.cache
+def _parts(a: Symbol) -> tuple[tuple[str, str, int | str], str] | None:
+    """((batch, rank, step or "end"), class) of a left_together/5 or still_together/4 atom, else
+    None; read once a symbol (the atoms of a batch still on the stack repeat in every answer set)."""
+    if a.name == "left_together" and len(a.arguments) == 5:
+        _item, b, rank, step, cl = a.arguments
+        return (str(b), str(rank), step.number), str(cl)
+    if a.name == "still_together" and len(a.arguments) == 4:
+        _item, b, rank, cl = a.arguments
+        return (str(b), str(rank), "end"), str(cl)
+    return None

@@ -33,8 +33,8 @@ FORMAT = 1
 #: the plain values a stored answer may hold besides the bridge's classes
 _SAFE = {("builtins", name) for name in ("set", "frozenset", "tuple", "list", "dict", "str", "int", "float",
                                          "bool", "bytes", "complex")}
-_SAFE |= {("clingo.symbol", "parse_term"), ("pathlib", "PosixPath"), ("pathlib", "WindowsPath"),
-          ("pathlib", "Path"), ("collections", "OrderedDict"), ("copyreg", "_reconstructor")}
+_SAFE |= {("clingo.symbol", "parse_term"), ("pyclingo_bridge.symbol_text", "symbol_of"), ("pathlib", "PosixPath"),
+          ("pathlib", "WindowsPath"), ("pathlib", "Path"), ("collections", "OrderedDict"), ("copyreg", "_reconstructor")}
 
 
 class CheckpointError(LookbackError):

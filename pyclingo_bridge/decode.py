@@ -15,19 +15,21 @@ bridge overhead). `plain()` turns them into dicts and lists for JSON.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from typing import Callable, Iterable, NamedTuple
 
 from clingo import Symbol, SymbolType
 
 from .errors import DecodeError, Location
+from .symbol_text import text_of
 
 _SHOW = Location("show.lp")
 
 
 def card_id(sym: Symbol) -> str:
     """The card id of an object obj(Id, B); anything else as printed."""
-    return str(sym.arguments[0]) if sym.match("obj", 2) else str(sym)
+    return text_of(sym.arguments[0]) if sym.match("obj", 2) else text_of(sym)
 
 
 class Reason(NamedTuple):
@@ -150,28 +152,28 @@ class _Collect:
 
 
 def _text(sym: Symbol) -> str:
-    return sym.string if sym.type == SymbolType.String else str(sym)
+    return sym.string if sym.type == SymbolType.String else text_of(sym)
 
 
 def _reason(c: _Collect, a: tuple[Symbol, ...]) -> None:
     tr, kind, old, state_read, rule = a
-    c.reasons[str(tr)].append(Reason(str(kind), str(old), card_id(old), state_read.number, _text(rule)))
+    c.reasons[text_of(tr)].append(Reason(text_of(kind), text_of(old), card_id(old), state_read.number, _text(rule)))
 
 
 #: (name, arity) of each fluent shown in holds/2 -> its value in Step, from its arguments
 _FLUENTS: dict[tuple[str, int], Callable[[list[Symbol]], object]] = {
-    ("in_zone", 2): lambda args: (str(args[0]), str(args[1])),
-    ("controller", 2): lambda args: (str(args[0]), str(args[1])),
-    ("life", 2): lambda args: (str(args[0]), args[1].number),
-    ("on_stack", 2): lambda args: (str(args[0]), args[1]),
-    ("on_stack", 1): lambda args: (str(args[0]), None),
-    ("attached", 2): lambda args: (str(args[0]), str(args[1])),
-    ("damage", 2): lambda args: (str(args[0]), args[1].number),
-    ("lost", 1): lambda args: str(args[0]),
-    ("haunts", 2): lambda args: (str(args[0]), str(args[1])),
-    ("tapped", 1): lambda args: str(args[0]),
-    ("chosen_type", 2): lambda args: (str(args[0]), str(args[1])),
-    ("copy_effect", 4): lambda args: (str(args[0]), str(args[1]), str(args[3])),
+    ("in_zone", 2): lambda args: (text_of(args[0]), text_of(args[1])),
+    ("controller", 2): lambda args: (text_of(args[0]), text_of(args[1])),
+    ("life", 2): lambda args: (text_of(args[0]), args[1].number),
+    ("on_stack", 2): lambda args: (text_of(args[0]), args[1]),
+    ("on_stack", 1): lambda args: (text_of(args[0]), None),
+    ("attached", 2): lambda args: (text_of(args[0]), text_of(args[1])),
+    ("damage", 2): lambda args: (text_of(args[0]), args[1].number),
+    ("lost", 1): lambda args: text_of(args[0]),
+    ("haunts", 2): lambda args: (text_of(args[0]), text_of(args[1])),
+    ("tapped", 1): lambda args: text_of(args[0]),
+    ("chosen_type", 2): lambda args: (text_of(args[0]), text_of(args[1])),
+    ("copy_effect", 4): lambda args: (text_of(args[0]), text_of(args[1]), text_of(args[3])),
 }
 
 
@@ -186,54 +188,54 @@ def _holds(c: _Collect, a: tuple[Symbol, ...]) -> None:
 
 #: (name, arity) of every shown atom -> how it is read
 HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] = {
-    ("step_kind", 2): lambda c, a: c.step_kind.__setitem__(a[0].number, str(a[1])),
-    ("happens", 2): lambda c, a: c.at("events", a[1], str(a[0])),
+    ("step_kind", 2): lambda c, a: c.step_kind.__setitem__(a[0].number, text_of(a[1])),
+    ("happens", 2): lambda c, a: c.at("events", a[1], text_of(a[0])),
     ("holds", 2): _holds,
     ("trigger_instance", 6): lambda c, a: c.instances.append(a),
-    ("triggered", 2): lambda c, a: c.steps.__setitem__(str(a[0]), a[1].number),
-    ("trigger_rule", 2): lambda c, a: c.rules.__setitem__(str(a[0]), _text(a[1])),
+    ("triggered", 2): lambda c, a: c.steps.__setitem__(text_of(a[0]), a[1].number),
+    ("trigger_rule", 2): lambda c, a: c.rules.__setitem__(text_of(a[0]), _text(a[1])),
     ("trigger_explained", 5): _reason,
-    ("removed_no_target", 2): lambda c, a: c.at("removed_no_target", a[1], str(a[0])),
-    ("target", 3): lambda c, a: c.lists["targets"].append((str(a[0]), a[1].number, str(a[2]))),
-    ("order", 2): lambda c, a: c.lists["orders"].append((str(a[0]), a[1].number)),
+    ("removed_no_target", 2): lambda c, a: c.at("removed_no_target", a[1], text_of(a[0])),
+    ("target", 3): lambda c, a: c.lists["targets"].append((text_of(a[0]), a[1].number, text_of(a[2]))),
+    ("order", 2): lambda c, a: c.lists["orders"].append((text_of(a[0]), a[1].number)),
     ("left_together", 5): lambda c, a: c.lists["left_together"].append(
-        (str(a[0]), a[1].number, a[2].number, str(a[3]), str(a[4]))),
+        (text_of(a[0]), a[1].number, a[2].number, text_of(a[3]), text_of(a[4]))),
     ("still_together", 4): lambda c, a: c.lists["left_together"].append(
-        (str(a[0]), a[1].number, a[2].number, "end", str(a[3]))),
-    ("mode", 2): lambda c, a: c.lists["modes"].append((str(a[0]), a[1].number)),
-    ("pt", 4): lambda c, a: c.lists["pt"].append((str(a[0]), str(a[1]), a[2].number, a[3].number)),
-    ("final_pt", 3): lambda c, a: c.lists["final_pt"].append((str(a[0]), str(a[1]), a[2].number)),
-    ("stack_key", 2): lambda c, a: c.stack_keys.__setitem__(str(a[0]), a[1]),
-    ("resolved", 2): lambda c, a: c.at("resolved", a[1], str(a[0])),
-    ("fizzles", 2): lambda c, a: c.at("fizzled", a[1], str(a[0])),
-    ("condition_unmet", 2): lambda c, a: c.at("condition_unmet", a[1], str(a[0])),
+        (text_of(a[0]), a[1].number, a[2].number, "end", text_of(a[3]))),
+    ("mode", 2): lambda c, a: c.lists["modes"].append((text_of(a[0]), a[1].number)),
+    ("pt", 4): lambda c, a: c.lists["pt"].append((text_of(a[0]), text_of(a[1]), a[2].number, a[3].number)),
+    ("final_pt", 3): lambda c, a: c.lists["final_pt"].append((text_of(a[0]), text_of(a[1]), a[2].number)),
+    ("stack_key", 2): lambda c, a: c.stack_keys.__setitem__(text_of(a[0]), a[1]),
+    ("resolved", 2): lambda c, a: c.at("resolved", a[1], text_of(a[0])),
+    ("fizzles", 2): lambda c, a: c.at("fizzled", a[1], text_of(a[0])),
+    ("condition_unmet", 2): lambda c, a: c.at("condition_unmet", a[1], text_of(a[0])),
     ("at_once", 1): lambda c, a: c.at("at_once", a[0], True),
-    ("rules_edition", 1): lambda c, a: setattr(c, "edition", str(a[0])),
+    ("rules_edition", 1): lambda c, a: setattr(c, "edition", text_of(a[0])),
     ("unfinished", 0): lambda c, a: setattr(c, "unfinished", True),
     ("game_ends", 1): lambda c, a: setattr(c, "game_ends", a[0].number),
-    ("violation", 2): lambda c, a: c.lists["violations"].append((str(a[0]), a[1].number)),
+    ("violation", 2): lambda c, a: c.lists["violations"].append((text_of(a[0]), a[1].number)),
     # N is a script number, or trigger_target(Src, Ab, K) for a pinned trigger target (stack.lp)
     ("script_failed", 2): lambda c, a: c.lists["script_failures"].append(
-        (a[0].number if a[0].type == SymbolType.Number else str(a[0]), str(a[1]))),
-    ("final_zone", 2): lambda c, a: c.lists["final_zones"].append((str(a[0]), str(a[1]))),
-    ("final_controller", 2): lambda c, a: c.lists["final_controllers"].append((str(a[0]), str(a[1]))),
-    ("final_life", 2): lambda c, a: c.lists["final_life"].append((str(a[0]), a[1].number)),
+        (a[0].number if a[0].type == SymbolType.Number else text_of(a[0]), text_of(a[1]))),
+    ("final_zone", 2): lambda c, a: c.lists["final_zones"].append((text_of(a[0]), text_of(a[1]))),
+    ("final_controller", 2): lambda c, a: c.lists["final_controllers"].append((text_of(a[0]), text_of(a[1]))),
+    ("final_life", 2): lambda c, a: c.lists["final_life"].append((text_of(a[0]), a[1].number)),
     ("fired", 6): lambda c, a: c.lists["fired"].append((*map(str, a[:5]), a[5].number)),
-    ("trigger_count", 2): lambda c, a: c.lists["trigger_counts"].append((str(a[0]), a[1].number)),
-    ("resolution", 3): lambda c, a: c.lists["resolutions"].append((str(a[0]), str(a[1]), a[2].number)),
-    ("outcome", 1): lambda c, a: c.lists["outcome"].append(str(a[0])),
-    ("haunt_link", 4): lambda c, a: c.lists["haunt_links"].append((str(a[0]), str(a[1]), a[2].number, str(a[3]))),
-    ("haunt_chain", 3): lambda c, a: c.lists["haunt_chains"].append((str(a[0]), str(a[1]), a[2].number)),
+    ("trigger_count", 2): lambda c, a: c.lists["trigger_counts"].append((text_of(a[0]), a[1].number)),
+    ("resolution", 3): lambda c, a: c.lists["resolutions"].append((text_of(a[0]), text_of(a[1]), a[2].number)),
+    ("outcome", 1): lambda c, a: c.lists["outcome"].append(text_of(a[0])),
+    ("haunt_link", 4): lambda c, a: c.lists["haunt_links"].append((text_of(a[0]), text_of(a[1]), a[2].number, text_of(a[3]))),
+    ("haunt_chain", 3): lambda c, a: c.lists["haunt_chains"].append((text_of(a[0]), text_of(a[1]), a[2].number)),
 }
 
 
 def _trigger(a: tuple[Symbol, ...], c: _Collect) -> Trigger:
     tr, ability, source, subject, controller, look = a
-    step = c.steps.get(str(tr), -1)
-    state_read = step - 1 if str(look) == "back" else step
-    return Trigger(str(tr), str(ability), str(source), card_id(source), str(subject), card_id(subject),
-                   str(controller), str(look), step, state_read, c.rules.get(str(tr)),
-                   tuple(sorted(c.reasons.get(str(tr), ()), key=str)))
+    step = c.steps.get(text_of(tr), -1)
+    state_read = step - 1 if text_of(look) == "back" else step
+    return Trigger(text_of(tr), text_of(ability), text_of(source), card_id(source), text_of(subject), card_id(subject),
+                   text_of(controller), text_of(look), step, state_read, c.rules.get(text_of(tr)),
+                   tuple(sorted(c.reasons.get(text_of(tr), ()), key=str)))
 
 
 def _stack(entries: Iterable[tuple[str, Symbol]]) -> tuple[str, ...]:
@@ -243,7 +245,7 @@ def _stack(entries: Iterable[tuple[str, Symbol]]) -> tuple[str, ...]:
     X is either what I lies on (another item, or `bottom`: a chain) or a
     stacking key (the greatest key is the top).
     """
-    below = {item: str(x) for item, x in entries}
+    below = {item: text_of(x) for item, x in entries}
     if not below:
         return ()
     if all(x == "bottom" or x in below for x in below.values()):
@@ -258,7 +260,7 @@ def _stack(entries: Iterable[tuple[str, Symbol]]) -> tuple[str, ...]:
 def _batches(stack: tuple[str, ...], entries: Iterable[tuple[str, Symbol]]) -> tuple[tuple[str, ...], ...]:
     """The objects of the stack that share a stacking key, key by key, in the order of the stack."""
     by_key: dict[str, list[str]] = {}
-    keys = {item: str(x) for item, x in entries}
+    keys = {item: text_of(x) for item, x in entries}
     for item in stack:
         by_key.setdefault(keys[item], []).append(item)
     return tuple(tuple(items) for items in by_key.values() if len(items) > 1)
@@ -286,14 +288,22 @@ def _script_failure_order(failure: tuple[int | str, str]) -> tuple:
     return (isinstance(failure[0], str), failure[0], failure[1])
 
 
+@functools.cache
+def _shape(sym: Symbol) -> tuple[tuple[str, int], tuple[Symbol, ...]]:
+    """(name, arity) of a shown atom and its arguments, read once a symbol (the witnesses of an
+    enumeration repeat most of their atoms; each part is a call into clingo)."""
+    if sym.type != SymbolType.Function:
+        return (text_of(sym), 0), ()
+    args = tuple(sym.arguments)
+    return (sym.name, len(args)), args
+
+
 def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
     """Decode the shown atoms of one answer set (index counts from 1)."""
     c = _Collect()
-    ordered = sorted((str(sym), sym) for sym in symbols)
+    ordered = sorted((text_of(sym), sym) for sym in symbols)
     for text, sym in ordered:
-        function = sym.type == SymbolType.Function
-        args = tuple(sym.arguments) if function else ()
-        key = (sym.name, len(args)) if function else (text, 0)
+        key, args = _shape(sym)
         handler = HANDLERS.get(key)
         if handler is None:
             raise DecodeError(_SHOW, f"unknown shown atom {sym} ({key[0]}/{key[1]} is not in the decoder's contract)")

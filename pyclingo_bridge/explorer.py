@@ -46,6 +46,7 @@ from .scenario import Scenario
 from .step_program import StepProgram
 from .explorer_shards import MIN_STATES
 from .step_state import STATE_PREDICATES, State, state_facts
+from .symbol_text import text_of
 
 #: outcome/1 atoms that record the line's history, not the final state (checks/outcomes.lp)
 HISTORY_OUTCOMES = ("outcome(fired(", "outcome(script_failed(", "outcome(violation(")
@@ -129,7 +130,9 @@ class Watch:
     def at_end(self, seen: frozenset[str], counts: tuple[tuple[str, int], ...], last: Iterable[Symbol],
                outcome: tuple[str, ...]) -> frozenset[str]:
         """What an ending keys on: the atoms seen along the line, and those at its horizon."""
-        end = {str(a) for a in last if (a.name, len(a.arguments)) in AT_HORIZON
+        if not self.atoms:  # nothing watched (enumerate): the ending keys on its outcome alone
+            return seen
+        end = {text_of(a) for a in last if (a.name, len(a.arguments)) in AT_HORIZON
                and not a.match("outcome", 1) and not a.match("trigger_count", 2)}
         end |= {f"outcome({x})" for x in outcome}
         end |= {str(Function("trigger_count", [parse_term(ab), Number(n)])) for ab, n in counts}
@@ -173,12 +176,12 @@ class Exploration:
             node = node.parent
         counts: dict[Symbol, int] = {}
         for a in found:
-            if a.match("trigger_instance", 6):
+            if text_of(a).startswith("trigger_instance(") and a.match("trigger_instance", 6):
                 counts[a.arguments[1]] = counts.get(a.arguments[1], 0) + 1
         for a in ending.last:
-            if a.match("trigger_count", 2):
+            if text_of(a).startswith("trigger_count(") and a.match("trigger_count", 2):
                 found.add(Function("trigger_count", [a.arguments[0], Number(counts.get(a.arguments[0], 0))]))
-            elif not a.match("outcome", 1):
+            elif not (text_of(a).startswith("outcome(") and a.match("outcome", 1)):
                 found.add(a)
         found.update(Function("outcome", [parse_term(x)]) for x in ending.outcome)
         return tuple(sorted(found))
@@ -365,26 +368,12 @@ def _stack_size(state: State) -> int:
     return sum(1 for x in state if x.startswith("holds(on_stack("))
 
 
-#: the text of every symbol this process has read in an answer set (_text): the answer sets of a
-#: branching game repeat most of their atoms (the state), and printing a symbol takes four calls
-#: into clingo where looking it up takes its hash (clingo symbols are unique in a process and never
-#: freed, so a symbol's text never changes)
-_TEXTS: dict[Symbol, str] = {}
-
-
-def _text(a: Symbol) -> str:
-    x = _TEXTS.get(a)
-    if x is None:
-        x = _TEXTS[a] = str(a)
-    return x
-
-
 def _read(shown: Iterable[Symbol]) -> tuple[State, bool, list[Symbol], list[str]]:
     """The state after the step, whether the game is quiescent then, and the other shown atoms
     with their texts (each symbol printed once: reading a symbol's parts costs a call into clingo)."""
     state, quiet, rest, texts = [], False, [], []
     for a in shown:
-        x = _text(a)
+        x = text_of(a)
         if x.startswith("state("):
             state.append(x[len("state("):-1])
         elif x == "quiet":
@@ -703,7 +692,7 @@ def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeou
     outcomes = tuple(Outcome(e.outcome, e.lines, exact, x.witness(e))
                      for e in sorted(x.endings.values(), key=lambda e: e.outcome))
     run = Run(scenario, x.edition, x.depth, tuple(o.witness for o in outcomes), exact, x.cut_short,
-              tuple(tuple(str(a) for a in o.witness) for o in outcomes))
+              tuple(tuple(text_of(a) for a in o.witness) for o in outcomes))
     # judged as the unrolled program's run is: every line's atoms (a witness per outcome holds the
     # outcome's script_failed/2), a step named past the horizon the unrolled program settles on
     if error := run_error(run._replace(horizon=settled_horizon(scenario, x.depth))):

@@ -29,12 +29,15 @@ import signal
 import sys
 from typing import Any, Callable
 
-from clingo import Symbol, parse_term
+from clingo import Symbol
+
+from .symbol_text import symbol_of, text_of
 
 
 def symbol_by_text(symbol: Symbol):
-    """A clingo Symbol crosses a process boundary as its text (module docstring)."""
-    return parse_term, (str(symbol),)
+    """A clingo Symbol crosses a process boundary as its text (module docstring), each printed and
+    parsed once a process (symbol_text.py)."""
+    return symbol_of, (text_of(symbol),)
 
 
 copyreg.pickle(Symbol, symbol_by_text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Iterable
 
 from clingo import Symbol, SymbolType, parse_term
@@ -18,6 +19,9 @@ _KINDS = {"sba": "state-based actions", "triggers": "triggered abilities put on 
           "returns": "cards exiled until a permanent left the battlefield return (CR 610.3)"}
 
 
+# cached, as label below: an enumeration's witnesses repeat most of their terms, and reading a
+# symbol's parts is a call into clingo each (symbol_text.py)
+@functools.cache
 def _relabel(sym: Symbol) -> str:
     if sym.type != SymbolType.Function:
         return str(sym)
@@ -33,6 +37,7 @@ def _relabel(sym: Symbol) -> str:
     return f"{sym.name}({', '.join(_relabel(a) for a in args)})"
 
 
+@functools.cache
 def label(text: str) -> str:
     """A clingo-printed term with objects named by card id and triggers spelled out."""
     return _relabel(parse_term(text))

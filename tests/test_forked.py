@@ -123,3 +123,13 @@ def test_the_child_dies_with_the_process_that_forked_it(tmp_path) -> None:
         run.kill()
         run.wait()
     assert _gone(child, 2.0)
+
+
+def test_a_symbol_crosses_as_its_text_printed_and_parsed_once_a_process() -> None:
+    from pyclingo_bridge.symbol_text import symbol_of, text_of
+
+    term = parse_term('f("a\\"b", -3, (x, y))')
+    assert text_of(term) == str(term) and symbol_of(text_of(term)) == term
+    assert symbol_of(str(term)) is symbol_of(str(term))  # one parse: the same object again
+    pid, models = forked.in_child(_ground_and_read, "p(1). p(2).")
+    assert pid != os.getpid() and models == [[symbol_of("p(1)"), symbol_of("p(2)")]]
