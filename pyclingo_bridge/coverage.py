@@ -13,7 +13,9 @@ A citation is
   (`normal_rule(current, "603.10")`).
 
 Exercising is measured, never guessed: each bundled scenario is solved under
-each edition, and a run counts only if all its expectations hold. A citation
+each edition, and a run counts only if all its expectations hold, judged as
+`lookback check` judges them (over the lines of play: the orders of
+interchangeable triggers once, engine.ORDERS_ONCE). A citation
 is exercised by a run when some answer set has a true atom that a statement
 under it derives (head patterns match atoms: `holds(in_zone(O, Z), T)`
 matches only in_zone fluents); a constraint, or a check deriving violation/2
@@ -37,7 +39,7 @@ import clingo.ast as ast
 from clingo import Control, Symbol, SymbolType
 
 from . import resources
-from .engine import solve_keeping_control
+from .engine import ORDERS_ONCE, solve_keeping_control
 from .enumeration import lines_of_play
 from .errors import LookbackError
 from .expect import FAIL, evaluate
@@ -283,7 +285,8 @@ def exercise(path: Path, edition: str, timeout: float = RUN_TIMEOUT) -> Exercise
     """Solve one scenario under one edition and see which citations it exercises (none unless it passes)."""
     name = path.stem
     try:
-        run, ctl = solve_keeping_control(load_scenario(path), edition=edition, timeout=timeout, brave=True)
+        run, ctl = solve_keeping_control(load_scenario(path), edition=edition, timeout=timeout, brave=True,
+                                         options=ORDERS_ONCE)
         sccs = int(ctl.statistics["problem"]["lp"]["sccs"])
         error = run_error(run)
         lines = None if error else lines_of_play(run, timeout=timeout)
@@ -354,7 +357,8 @@ def report(cites: tuple[Citation, ...], runs: tuple[Exercise, ...]) -> str:
         "Every rule number the encodings cite: the `%@rule` tags of `asp/` (a tag applies to the statements "
         "that follow it up to the next blank line) and the rule strings of the edition tables "
         "(`asp/editions/*.lp`). A bundled scenario exercises a rule, under an edition, when all its "
-        "expectations hold and some answer set has a true atom that a rule under the citation derives "
+        "expectations hold (as `lookback check` judges them: over the lines of play, the orders of "
+        "interchangeable triggers once) and some answer set has a true atom that a rule under the citation derives "
         "(for a constraint or a `violation/2` check: every atom of its positive body is true in some "
         "answer set), or, for an edition table, a trigger explained by that rule string. A citation that no run "
         "exercises is marked *(not exercised)*.", "",

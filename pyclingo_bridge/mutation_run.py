@@ -18,8 +18,9 @@ coverage.py) and stops at the first failing run. A run is skipped when it cannot
 from the real encodings: the original statement and the mutated one both have a positive body
 literal of a predicate of which the grounder made no atom at all in the real run (its domain),
 so neither has a ground instance there and the two ground programs are the same (a rule gone,
-its mutant gone too; nothing either derives can feed the other). Each run is solved at the horizon the real
-encodings needed; only when the mutant leaves the game unfinished there is the horizon grown as
+its mutant gone too; nothing either derives can feed the other). Each run is judged as `lookback
+check` judges it: over the lines of play, the orders of interchangeable triggers once
+(engine.ORDERS_ONCE). Each run is solved at the horizon the real encodings needed; only when the mutant leaves the game unfinished there is the horizon grown as
 `lookback check` does. Each mutant runs in a forked child process (the scenarios are loaded once,
 before), on a private copy of asp/ with the mutated file, grounded in-process.
 """
@@ -45,7 +46,7 @@ from clingo import Control, Symbol, SymbolType
 from . import resources
 from .cards import refused_bundled_cards
 from .coverage import EDITIONS, matches, witnesses
-from .engine import TIMEOUT, solve, solve_keeping_control
+from .engine import ORDERS_ONCE, TIMEOUT, solve, solve_keeping_control
 from .enumeration import lines_of_play
 from .errors import LookbackError
 from .expect import FAIL, evaluate
@@ -167,7 +168,8 @@ def baseline(job: tuple[Path, str]) -> Baseline:
     path, edition = job
     start = _cpu()
     try:
-        run, ctl = solve_keeping_control(load_scenario(path), edition=edition, brave=True, timeout=120.0)
+        run, ctl = solve_keeping_control(load_scenario(path), edition=edition, brave=True, timeout=120.0,
+                                         options=ORDERS_ONCE)
         why = _failure(run.scenario, run)
     except LookbackError:
         return Baseline(path.stem, edition, False, 0, _cpu() - start, frozenset())
@@ -189,7 +191,7 @@ def baselines(jobs: int) -> list[Baseline]:
     for path in sorted(asp.rglob("*.lp")):
         digest.update(str(path.relative_to(asp)).encode() + b"\0" + path.read_bytes())
     cache = cache_dir() / "mutation-baselines" \
-        / ("v3-" + digest.hexdigest()[:32])
+        / ("v4-" + digest.hexdigest()[:32])
 
     def stored(job: tuple[Path, str]) -> Path:
         text = hashlib.sha256(job[0].read_bytes()).hexdigest()[:16]
@@ -322,9 +324,10 @@ def check_mutant(mutant: Mutant, runs: list[Baseline], scenarios: dict[str, Scen
             limit = max(MIN_RUN_SECONDS, RUN_FACTOR * r.seconds)
             name = _name(r)
             try:
-                run = solve(scenario, edition=r.edition, horizon=r.horizon, timeout=limit, main=main)
+                run = solve(scenario, edition=r.edition, horizon=r.horizon, timeout=limit, main=main,
+                            options=ORDERS_ONCE)
                 if any("unfinished" in texts for texts in run.texts) and run.cut_short is None:
-                    run = solve(scenario, edition=r.edition, timeout=limit, main=main)
+                    run = solve(scenario, edition=r.edition, timeout=limit, main=main, options=ORDERS_ONCE)
             except LookbackError as exc:
                 return Result(mutant, KILLED, name, " ".join(str(exc).replace(str(copy) + "/", "").split()),
                               tried, _cpu() - start)

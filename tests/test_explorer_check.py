@@ -10,6 +10,7 @@ on scenarios written here whose expectations fail, so that no agreement is vacuo
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from asp_helpers import edition_tiers
@@ -246,3 +247,16 @@ def test_check_asks_of_one_order_of_interchangeable_triggers_under_both_drivers(
         assert list(checked.statuses) == wanted, (driver, checked.lines)
     run = CliRunner().invoke(main, ["run", path, "--all"])  # every order is still an answer set of run
     assert run.exit_code == 0 and "answer sets: 2 (all enumerated)" in run.output, run.output
+
+
+def test_coverage_and_the_mutation_runs_judge_a_scenario_as_check_does(tmp_path) -> None:
+    # the expectations on the one order of the interchangeable triggers hold in check's lines of
+    # play; over every order (as coverage.py and mutation_run.py judged before) the first fails
+    from pyclingo_bridge import coverage, mutation_run
+
+    held = [e for e, status in INTERCHANGEABLE_EXPECTED if status == "PASS"]
+    path = Path(_scenario(tmp_path, INTERCHANGEABLE + "".join(f"{e}.\n" for e in held)))
+    assert set(_statuses(str(path), "current", "unrolled").statuses) == {"PASS"}
+    exercised = coverage.exercise(path, "current")
+    assert exercised.passed and exercised.exercised, exercised.why
+    assert mutation_run.baseline((path, "current")).passed
