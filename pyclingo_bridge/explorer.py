@@ -242,6 +242,7 @@ class SharedStep:
         union = sorted(set().union(*states))
         externals = "".join(f"#external {x[:-1]}, {t}).\n" for x in union)
         self.ctl = program.control(t, externals + STATE_SHOWN, world=world)
+        forked.keep(self.ctl)
         self.ctl.ground([("base", [])])
         # each external by its program literal: assigning by symbol looks the atom up every time
         atoms = self.ctl.symbolic_atoms
@@ -287,6 +288,7 @@ def _alone(program: StepProgram, state: State, world: int, t: int, k: int) -> Al
     models = None
     while models is None:
         ctl = program.control(t, state_facts(state, t) + STATE_SHOWN, world=world, horizon=t + k)
+        forked.keep(ctl)
         ctl.ground([("base", [])])
         groundings += 1
         tried = k

@@ -6,7 +6,8 @@ each step of a game names symbols of its own (`holds(F, 64)`, then `holds(F, 65)
 groundings leave behind made each later grounding slower. The explorer therefore grounds and solves
 each step (or window of steps, or group of states) in a child forked from itself: the child inherits
 the step program already built, hands back what it read, and ends, taking its symbols, its ground
-program and its heap with it (no Control is freed: the process ends). The explorer does so past
+program and its heap with it (no Control is freed: the process ends; `keep` holds the Controls
+a child makes until then). The explorer does so past
 its first groundings (explorer.FORK_AFTER: a short game gains nothing from it). Measured
 (benchmarks/analysis.md): the haunt chain of 100 links, 700 steps, 57-72 s of CPU and 859 MiB in one
 process, 41 s and 198 MiB (its own peak and its largest child's added) forked.
@@ -41,6 +42,20 @@ def symbol_by_text(symbol: Symbol):
 
 
 copyreg.pickle(Symbol, symbol_by_text)
+
+#: whether this process is a child in_child forked, and the Controls it holds until it ends (keep)
+_in_child = False
+_held: list = []
+
+
+def keep(control) -> None:
+    """In a child in_child forked, hold a clingo Control until the child ends: it ends by os._exit,
+    freeing nothing, where dropping the Control would free its ground program first (a haunt
+    chain's window of 8 steps, some 30,000 atoms: about 8 % of the chain's CPU,
+    benchmarks/analysis.md). Anywhere else nothing: the Control is freed when it is dropped."""
+    if _in_child:
+        _held.append(control)
+
 
 #: PR_SET_PDEATHSIG (linux/prctl.h)
 _PR_SET_PDEATHSIG = 1
@@ -93,6 +108,8 @@ def in_child(function: Callable[..., Any], *args: Any) -> Any:
     receive, send = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: whatever happens, it ends here
+        global _in_child
+        _in_child = True
         try:
             os.close(receive)
             _die_with(parent, prctl)

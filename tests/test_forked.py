@@ -133,3 +133,17 @@ def test_a_symbol_crosses_as_its_text_printed_and_parsed_once_a_process() -> Non
     assert symbol_of(str(term)) is symbol_of(str(term))  # one parse: the same object again
     pid, models = forked.in_child(_ground_and_read, "p(1). p(2).")
     assert pid != os.getpid() and models == [[symbol_of("p(1)"), symbol_of("p(2)")]]
+
+
+def test_a_child_holds_its_controls_until_it_ends_and_this_process_holds_none() -> None:
+    # a Control kept in the child is not freed before the child's os._exit (forked.keep); one
+    # kept here is not held at all, so that the explorer's own groundings are still freed
+    def make_and_keep():
+        ctl = Control()
+        ctl.add("base", [], "a.")
+        ctl.ground([("base", [])])
+        forked.keep(ctl)
+        return forked._in_child, [held is ctl for held in forked._held]
+
+    assert forked.in_child(make_and_keep) == (True, [True])
+    assert make_and_keep() == (False, []) and forked._held == []
