@@ -51,7 +51,7 @@ _held: list = []
 def keep(control) -> None:
     """In a child in_child forked, hold a clingo Control until the child ends: it ends by os._exit,
     freeing nothing, where dropping the Control would free its ground program first (a haunt
-    chain's window of 8 steps, some 30,000 atoms: about 8 % of the chain's CPU,
+    chain's window of 8 steps, some 30,000 atoms: 5 to 8 % of the chain's CPU,
     benchmarks/analysis.md). Anywhere else nothing: the Control is freed when it is dropped."""
     if _in_child:
         _held.append(control)
