@@ -46,8 +46,9 @@ from .expect import FAIL, evaluate
 from .run_errors import run_error
 from .scenario import load_scenario
 
-#: a `%@rule N` tag, anywhere on a line (in a line or a block comment)
-RULE_TAG = re.compile(r"%@rule\s+(\S+)")
+#: a `%@rule N ...` tag, anywhere on a line (in a line or a block comment): one or more rule
+#: numbers, each cited for the statements the tag applies to
+RULE_TAG = re.compile(r"%@rule((?:\s+\d{3}(?:\.\d+[a-z]?)?)+)")
 #: a rule number as an ASP string: "603.10a"
 RULE_STRING = re.compile(r'"(\d{3}\.\d+[a-z]?)"')
 EDITIONS = ("current", "2006")
@@ -82,9 +83,11 @@ def statements(path: Path) -> list[ast.AST]:
 
 
 def rule_tags(path: Path) -> list[tuple[int, str]]:
-    """(line, rule number) of every `%@rule` tag of a file."""
+    """(line, rule number) of every rule number of every `%@rule` tag of a file (`%@rule 702.26b
+    702.26k` cites both)."""
     return [(n, rule) for n, line in enumerate(path.read_text().splitlines(), 1)
-            for rule in RULE_TAG.findall(line[line.index("%"):] if "%" in line else "")]
+            for numbers in RULE_TAG.findall(line[line.index("%"):] if "%" in line else "")
+            for rule in numbers.split()]
 
 
 def _docstrings(lines: list[str]) -> list[int]:

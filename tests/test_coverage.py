@@ -59,6 +59,13 @@ def test_a_tag_applies_to_its_block(tmp_path) -> None:
     ]
 
 
+def test_a_tag_cites_every_rule_number_it_names(tmp_path) -> None:
+    # `%@rule 702.26b 702.26k`: both numbers, each for the whole block (the second was dropped
+    # before, and fifteen cited rules were missing from the report)
+    assert _blocks(tmp_path, "%@rule 702.26b 702.26k\na(X) :- b(X).\n\n%@rule 603.2\nc(X) :- a(X).\n") == [
+        ("702.26b", ["a(X) :- b(X)."]), ("702.26k", ["a(X) :- b(X)."]), ("603.2", ["c(X) :- a(X)."])]
+
+
 def _citation(program: str, strings: frozenset[str] = frozenset()) -> cov.Citation:
     import clingo.ast as ast
     stmts: list = []
