@@ -46,9 +46,10 @@ from .expect import FAIL, evaluate
 from .run_errors import run_error
 from .scenario import load_scenario
 
-#: a `%@rule N ...` tag, anywhere on a line (in a line or a block comment): one or more rule
-#: numbers, each cited for the statements the tag applies to
-RULE_TAG = re.compile(r"%@rule((?:\s+\d{3}(?:\.\d+[a-z]?)?)+)")
+#: a `%@rule N ...` tag, anywhere on a line (in a line or a block comment): each word after it is
+#: a rule number cited for the statements the tag applies to (any word: the encodings' lint
+#: refuses one that is not a rule of either edition), up to the end of a block comment
+RULE_TAG = re.compile(r"%@rule((?:[ \t]+[^\s*%]+)+)")
 #: a rule number as an ASP string: "603.10a"
 RULE_STRING = re.compile(r'"(\d{3}\.\d+[a-z]?)"')
 EDITIONS = ("current", "2006")

@@ -66,6 +66,14 @@ def test_a_tag_cites_every_rule_number_it_names(tmp_path) -> None:
         ("702.26b", ["a(X) :- b(X)."]), ("702.26k", ["a(X) :- b(X)."]), ("603.2", ["c(X) :- a(X)."])]
 
 
+def test_every_word_of_a_tag_is_read_for_the_lint_to_judge(tmp_path) -> None:
+    # a word that is no rule number is still read (test_encoding_lint refuses it), never dropped;
+    # a block comment's end is not a word
+    path = tmp_path / "x.lp"
+    path.write_text("%* p(X) %@rule 603.2 6O3.3 *%\n%@rule 702.26k\n")
+    assert cov.rule_tags(path) == [(1, "603.2"), (1, "6O3.3"), (2, "702.26k")]
+
+
 def _citation(program: str, strings: frozenset[str] = frozenset()) -> cov.Citation:
     import clingo.ast as ast
     stmts: list = []
