@@ -50,11 +50,12 @@ from .symbol_text import text_of
 
 #: outcome/1 atoms that record the line's history, not the final state (checks/outcomes.lp)
 HISTORY_OUTCOMES = ("outcome(fired(", "outcome(script_failed(", "outcome(violation(")
-#: shown predicates that describe the whole game at its horizon (checks/outcomes.lp, haunt.lp):
-#: a line's witness takes them from its last step alone (each step's grounding has its own horizon)
+#: shown predicates that describe the game at its horizon (checks/outcomes.lp, batches.lp): a line's
+#: witness takes them from its last step alone (each step's grounding has its own horizon). Those
+#: of the whole line (haunt_link/4, haunt_chain/3) are the whole-game rules' (step_program.WholeGame),
+#: ground once the line has ended
 AT_HORIZON = frozenset({("outcome", 1), ("final_zone", 2), ("final_controller", 2), ("final_life", 2),
-                        ("final_pt", 3), ("unfinished", 0), ("trigger_count", 2), ("haunt_link", 4),
-                        ("haunt_chain", 3), ("still_together", 4)})
+                        ("final_pt", 3), ("unfinished", 0), ("trigger_count", 2), ("still_together", 4)})
 
 
 @dataclass
@@ -82,6 +83,7 @@ class Ending:
     witness: Node
     last: tuple[Symbol, ...]  # the shown atoms of the witness's last step, those at its horizon included
     seen: frozenset[str] = frozenset()
+    end: int = 0  # the witness line's last step (idle steps an expectation named included)
 
 
 #: the atoms `check` watches whatever the expectations (Watch.prefixes): a line that broke an
@@ -168,7 +170,8 @@ class Exploration:
         """The shown atoms of the witness line, as the unrolled program at horizon = its last step
         shows them: each step's own atoms; the horizon's from the last step, with the outcome the
         whole line had, and trigger_count/2 counted over the line's trigger_instance/6 atoms (a
-        step's grounding counts the triggers of its own step: checks/outcomes.lp)."""
+        step's grounding counts the triggers of its own step: checks/outcomes.lp); those of the
+        whole line from the whole-game rules over its atoms (step_program.WholeGame)."""
         found: set[Symbol] = set()
         node: Node | None = ending.witness
         while node is not None:
@@ -184,6 +187,8 @@ class Exploration:
             elif not (text_of(a).startswith("outcome(") and a.match("outcome", 1)):
                 found.add(a)
         found.update(Function("outcome", [parse_term(x)]) for x in ending.outcome)
+        if self.program is not None:  # the whole line's (haunt_link/4, haunt_chain/3), from its steps
+            found.update(self.program.whole_game.atoms(map(text_of, found), ending.end))
         return tuple(sorted(found))
 
 
@@ -503,6 +508,10 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
     say = progress or (lambda _text: None)
     program = StepProgram(files, scenario.program, args, card_files=scenario.card_files)
     result = Exploration(scenario, edition, program=program)
+    # an expectation on the whole line (haunt_link/4, ...): a node keeps the atoms the whole-game
+    # rules read from its line, so that lines that differ in them are never merged (_end)
+    whole = program.whole_game
+    line_reads = whole.reads if any(x.split("(", 1)[0] in whole.names for x in watch.atoms) else ()
     frontier: dict[tuple, Node] = {}
     kinds: set = set()
     for world in range(len(program.worlds)):
@@ -519,6 +528,8 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
             own, own_texts, _ = _split_horizon(shown, texts)
             # what the line's history records of step 0 (an invariant broken by the initial state)
             history = frozenset(x for x in texts if x.startswith(HISTORY_OUTCOMES))
+            if line_reads:
+                history |= {x for x in own_texts if x.startswith(line_reads)}
             root = Node(state, history, lines=1, shown=own, world=world, seen=watch.of(own_texts),
                         counts=watch.start())
             key = (world, root.state, root.history, root.seen, root.counts)
@@ -597,6 +608,8 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
                 lines = node.lines * orders(batched, {*range(t + 1, t + k + 1), *(["end"] if quiet else [])})
                 history = node.history | {x for x in texts if x.startswith(HISTORY_OUTCOMES)}
                 own, own_texts, last = _split_horizon(shown, texts)
+                if line_reads:
+                    history |= {x for x in own_texts if x.startswith(line_reads)}
                 counts = node.counts
                 for step in range(t + 1, t + k + 1):
                     counts = watch.count(counts, own, step)
@@ -613,7 +626,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
                         else:
                             idle[key] = (leaf, t + k, last, outcome)
                     else:
-                        _end(result, watch, leaf, last, outcome, limit)
+                        _end(result, watch, leaf, last, outcome, t + k, limit)
                     continue
                 seen = node.seen | watch.of(own_texts)
                 key = (node.world, state, history, seen, counts)
@@ -640,23 +653,30 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
             steps = idle_steps(program, leaf.state, end, upto, leaf.world)
             leaf.shown += steps
             leaf.seen |= watch.of(str(a) for a in steps)
-        _end(result, watch, leaf, last, outcome, limit)
+            if line_reads:
+                leaf.history |= {x for x in map(str, steps) if x.startswith(line_reads)}
+        _end(result, watch, leaf, last, outcome, max(end, upto), limit)
         if result.cut_short is not None:
             return result
     return result
 
 
 def _end(result: Exploration, watch: Watch, leaf: Node, last: tuple[Symbol, ...], outcome: tuple[str, ...],
-         limit: int = 0) -> None:
-    """A line of play over (quiescent after its step): its ending, by outcome and what it has shown.
-    A new outcome past the limit of distinct outcomes is left out, and the result cut short."""
+         end: int, limit: int = 0) -> None:
+    """A line of play over (quiescent after its step; end: its last step): its ending, by outcome and
+    what it has shown, the atoms of the whole line among them (step_program.WholeGame: from the atoms
+    its nodes kept, the same for every line merged into it). A new outcome past the limit of
+    distinct outcomes is left out, and the result cut short."""
     if limit and result.outcomes >= limit and all(e.outcome != outcome for e in result.endings.values()):
         result.cut_short = LIMIT.format(limit=limit)
         return
     seen = watch.at_end(leaf.seen, leaf.counts, last, outcome)
+    whole = result.program.whole_game if result.program is not None else None
+    if whole is not None and any(x.split("(", 1)[0] in whole.names for x in watch.atoms):
+        seen |= watch.of(str(a) for a in whole.atoms(leaf.history, end))
     ending = result.endings.get((outcome, seen))
     if ending is None:
-        result.endings[(outcome, seen)] = Ending(outcome, leaf.lines, leaf, last, seen)
+        result.endings[(outcome, seen)] = Ending(outcome, leaf.lines, leaf, last, seen, end)
     else:
         ending.lines += leaf.lines
 

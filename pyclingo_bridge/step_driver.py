@@ -17,9 +17,11 @@ them). A line that broke an invariant or failed its script keeps its violation/2
 script_failed/2 atoms, as in an answer set. Python only compares shown atoms with the expected
 ones; the game is the step program's.
 
-haunt_link/4 and haunt_chain/3 describe the whole game (keywords/haunt.lp: when a link began and
-ended, the links chained over the game); a step's grounding sees only the links its own step
-begins, so the steps driver refuses an expectation on them (exit 2) instead of answering wrong.
+haunt_link/4 and haunt_chain/3 describe a whole line (keywords/haunt_history.lp: when a link began
+and ended, the links chained over the game), which no step's grounding holds: the explorer grounds
+those rules once a line has ended, from the atoms its steps showed (step_program.WholeGame), and
+when an expectation names them a node keeps those atoms, so that lines that differ in them are
+never merged.
 """
 
 from __future__ import annotations
@@ -29,15 +31,12 @@ from typing import Callable
 from clingo import Symbol, parse_term
 
 from .engine import ORDERS_ONCE, Run, settled_horizon
-from .errors import ScenarioError
 from .expect import Lines
 from .explorer import ALWAYS_WATCHED, Exploration, Watch, explore
 from .observable import step_of
 from .progress import Progress
 from .scenario import Scenario
 
-#: shown atoms that read the whole game, which one step's grounding cannot show (module docstring)
-WHOLE_GAME = frozenset({("haunt_link", 4), ("haunt_chain", 3)})
 #: the expectation modes decided per line of play
 PER_LINE = ("all", "some", "none")
 #: what expect.py calls each of the Run's atom sets under this driver
@@ -54,19 +53,6 @@ def watch_of(scenario: Scenario) -> Watch:
                  max((s for s in map(step_of, atoms) if s is not None), default=0), ALWAYS_WATCHED)
 
 
-def refuse_whole_game(scenario: Scenario, edition: str | None) -> None:
-    """ScenarioError at the first expectation in force under `edition` on an atom of the whole game
-    (WHOLE_GAME); edition None (not known yet): the expectations that name no edition."""
-    for e in scenario.expectations:
-        if e.mode not in PER_LINE or e.edition not in (None, edition):
-            continue
-        for a in e.atoms:
-            if (a.name, len(a.arguments)) in WHOLE_GAME:
-                raise ScenarioError(e.location, f"{e}: {a.name}/{len(a.arguments)} describes the whole game, "
-                                                "which --driver steps does not decide (one step's grounding "
-                                                "sees only the links it begins); use --driver unrolled")
-
-
 def by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float | None = None,
              options: tuple[str, ...] = (), check: bool = False,
              progress: Callable[[Progress], None] | None = None) -> tuple[Run, Lines, Exploration]:
@@ -74,12 +60,8 @@ def by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float |
     ending, the count of lines of play, and the exploration. check: the nodes carry the expected
     atoms (module docstring); otherwise an ending is a distinct outcome."""
     watch = watch_of(scenario) if check else Watch()
-    if check:
-        refuse_whole_game(scenario, edition or scenario.edition)
     x = explore(scenario, edition, timeout=timeout, options=options + ORDERS_ONCE,
                 progress=progress, watch=watch)
-    if check:
-        refuse_whole_game(scenario, x.edition)  # the edition in force, now known
     sets = sorted(_atoms(x, e, watch) for e in x.endings.values())
     run = Run(scenario, x.edition, settled_horizon(scenario, x.depth), tuple(tuple(s for _, s in a) for a in sets),
               x.cut_short is None, x.cut_short, tuple(tuple(t for t, _ in a) for a in sets))

@@ -13,7 +13,10 @@ about 100 ms of grounding). So the rules are split once, by their predicates:
   optional scripted action, `{ takes(N) }` in procedure.lp, is taken or not in the whole line of
   play): each is a *world*, its atoms the facts of every step of the lines of that world;
 - the *step program* (every other statement: the dynamic rules, the constraints, `#show`) is
-  ground for each step with a world's facts and the state after the step before.
+  ground for each step with a world's facts and the state after the step before;
+- the *whole-game rules* (WHOLE_GAME_FILES: the history of the haunt links, CR 702.55b) read a
+  line of play over all its steps, which no step's grounding holds: they are left out of the step
+  program and ground once a line has ended, from the atoms the line showed (WholeGame).
 
 Over-approximating the dynamic predicates only costs time; a rule is static only if nothing it
 reads can change. The step program ground with a world's atoms as facts has the answer sets the
@@ -41,6 +44,9 @@ from .vocabulary import cache_dir, files_digest, store_cached
 STEP_CONSTANTS = frozenset({"horizon", "start"})
 #: the predicate every step is read from
 STEP = ("step", 1)
+#: the encoding files (under asp/) whose rules read the whole game: nothing in the game reads what
+#: they derive, and each reads a line only through atoms shown at its steps (WholeGame)
+WHOLE_GAME_FILES = ("keywords/haunt_history.lp",)
 
 
 def _atoms_and_constants(node, atoms: set, constants: set) -> None:
@@ -237,15 +243,78 @@ def _relevant_rules(relaxed: str, world: list) -> set[int]:
     return _relevant[digest]
 
 
+def _prefix(atom) -> str | None:
+    """The text every atom an AST atom matches begins with: `holds(haunts(` for holds(haunts(E, X), T)."""
+    if atom.ast_type != A.SymbolicAtom or atom.symbol.ast_type != A.Function or not atom.symbol.arguments:
+        return None
+    first = atom.symbol.arguments[0]
+    inner = f"{first.name}(" if first.ast_type == A.Function and first.arguments else ""
+    return f"{atom.symbol.name}({inner}"
+
+
+class WholeGame:
+    """The whole-game rules (WHOLE_GAME_FILES), ground once a line of play has ended: `atoms(texts,
+    last)` gives what they derive, of the predicates the encodings show, over the atoms a line showed
+    at its steps 0..last (as texts), with step/1 and the constants of the unrolled program at
+    horizon `last`. `reads`: the text prefixes of the atoms they read (their positive and negative
+    body atoms of predicates they do not derive, step/1 aside); only those are given to them."""
+
+    def __init__(self, statements: list, shown: set[tuple[str, int]]):
+        rules = [s for s in statements if s.ast_type == A.Rule]
+        heads = set().union(*(_Rule(r).heads for r in rules)) if rules else set()
+        self.text = "".join(f"{s}\n" for s in statements)
+        self.names = frozenset(name for name, _ in heads)
+        self.shown = frozenset(heads & shown)
+        reads: set[str] = set()
+        for r in rules:
+            for lit in r.body:
+                if lit.ast_type == A.Literal:
+                    sig = (lit.atom.symbol.name, len(lit.atom.symbol.arguments)) \
+                        if lit.atom.ast_type == A.SymbolicAtom and lit.atom.symbol.ast_type == A.Function else None
+                    if sig is not None and sig not in heads and sig != STEP:
+                        prefix = _prefix(lit.atom)
+                        if prefix is None:
+                            raise EncodingError(Location(str(lit.location.begin.filename), lit.location.begin.line),
+                                                "a whole-game rule reads an atom whose form it does not name")
+                        reads.add(prefix)
+        self.reads = tuple(sorted(reads))
+        self._answers: dict[tuple, tuple] = {}
+
+    def atoms(self, texts: Iterable[str], last: int) -> tuple:
+        """The shown atoms the rules derive from a line's atoms (texts; those they do not read are
+        left out) up to its last step (computed once for each set of read atoms and last step)."""
+        if not self.text:
+            return ()
+        line = tuple(sorted({x for x in texts if x.startswith(self.reads)}))
+        key = (line, last)
+        if key not in self._answers:
+            ctl = Control(["--warn=none", "-c", f"horizon={last}", "-c", "start=0"])
+            ctl.add("base", [], self.text + "".join(f"{x}.\n" for x in line) + f"step(0..{last}).\n")
+            ctl.ground([("base", [])])
+            found: list = []
+            ctl.solve(on_model=lambda m: found.extend(
+                a for a in m.symbols(atoms=True) if (a.name, len(a.arguments)) in self.shown))
+            self._answers[key] = tuple(sorted(found))
+        return self._answers[key]
+
+
+def _whole_game_split(files: list[Path]) -> tuple[list[Path], list[Path]]:
+    """files without the whole-game files (WHOLE_GAME_FILES), and those."""
+    whole = {(resources.asp_dir() / f).resolve() for f in WHOLE_GAME_FILES}
+    return ([f for f in files if Path(f).resolve() not in whole], [f for f in files if Path(f).resolve() in whole])
+
+
 class StepProgram:
     """A scenario's encodings, split once (module docstring); `control(t, world=w)` is the step program
     for the step after t with the facts of world w (worlds: the static program's answer sets;
-    static_atoms: the first), ready for the state and grounding."""
+    static_atoms: the first), ready for the state and grounding; `whole_game` the rules ground once
+    a line has ended (WholeGame)."""
 
     def __init__(self, files: Iterable[Path], scenario_program: str, options: tuple[str, ...] = (),
                  card_files: Iterable[Path] = ()):
         self.options = options
-        static_text, step_text, dynamic = _encodings_parts(list(files), card_files)
+        files, whole_files = _whole_game_split(list(files))
+        static_text, step_text, dynamic = _encodings_parts(files, card_files)
         own: list = []
         ast.parse_string(scenario_program, _collector(own))
         own_static, _ = _split(own, dynamic)
@@ -259,6 +328,11 @@ class StepProgram:
         ids = frozenset().union(*(step_relevance.piece_ids(w) for w in self.worlds))
         self._relaxed = _relaxation(step_text, encodings, own_step, options, ids)
         self._world_programs: dict[int, tuple[list, str]] = {}
+        shown = {(s.name, s.arity) for s in encodings if s.ast_type == A.ShowSignature}
+        whole: list = []
+        for path in whole_files:
+            resources.parse_alone(path, _collector(whole))
+        self.whole_game = WholeGame(whole, shown)
 
     def world_program(self, world: int = 0) -> tuple[list, dict[str, str]]:
         """The step statements that can apply in a world (step_relevance.py), and the world's atoms

@@ -15,7 +15,6 @@ from pyclingo_bridge import jobs, load_scenario, resources, step_lint
 from pyclingo_bridge.enumeration import Enumeration, enumerate_outcomes
 from pyclingo_bridge.errors import ScenarioError
 from pyclingo_bridge.explorer import AT_HORIZON, enumerate_by_steps
-from pyclingo_bridge.step_driver import WHOLE_GAME
 
 
 @functools.cache
@@ -28,8 +27,6 @@ def _until(witness, last: int, steps: dict) -> set[str]:
     """The witness atoms at steps up to `last` (the explorer's line ends there)."""
     kept = set()
     for a in witness:
-        if a.name in ("haunt_link", "haunt_chain"):
-            continue  # the whole game's (test_explorer.py's docstring)
         positions = steps.get((a.name, len(a.arguments)), ())
         if (a.name, len(a.arguments)) in AT_HORIZON or all(
                 a.arguments[i].type.name != "Number" or a.arguments[i].number <= last for i in positions):
@@ -63,27 +60,18 @@ def same_enumeration(path, edition: str, all_orders: bool) -> Enumeration | None
         theirs = theirs_by_outcome[mine.atoms]
         if theirs.lines == 1:  # one line of play: both witnesses are that line
             last = steps.run.horizon
-            assert {str(a) for a in mine.witness if a.name not in ("haunt_link", "haunt_chain")} == _until(theirs.witness, max(
+            assert {str(a) for a in mine.witness} == _until(theirs.witness, max(
                 (a.arguments[0].number for a in mine.witness if a.match("step_kind", 2)), default=0), positions)
             assert last <= unrolled.run.horizon
     return unrolled
 
 
-def _in_force_whole_game(path, edition: str) -> bool:
-    scenario = load_scenario(path)
-    return any((a.name, len(a.arguments)) in WHOLE_GAME for e in scenario.expectations
-               if e.mode in ("all", "some", "none") and (e.edition is None or e.edition == edition) for a in e.atoms)
-
-
 def same_verdicts(path, edition: str) -> jobs.Checked:
     """`lookback check` by both drivers: the same verdict (PASS, FAIL or SKIP) of every expectation,
-    or the same refusal; the explorer refuses an expectation on the whole game (step_driver.py).
-    The unrolled program's Checked."""
+    those on the whole line (haunt_link/4, haunt_chain/3) included, or the same refusal. The
+    unrolled program's Checked."""
     unrolled = jobs.check_scenario(str(path), edition, None, False, driver="unrolled")
     steps = jobs.check_scenario(str(path), edition, None, False, driver="steps")
-    if _in_force_whole_game(path, edition):  # refused, not answered wrong (step_driver.py)
-        assert steps.bad_input is not None and "describes the whole game" in steps.bad_input, steps
-        return unrolled
     assert steps.bad_input == unrolled.bad_input, (unrolled, steps)
     assert [line.split(" --")[0] for line in steps.lines] == [line.split(" --")[0] for line in unrolled.lines]
     assert steps.statuses == unrolled.statuses

@@ -662,9 +662,9 @@ def test_counter_cap_reports_a_game_that_needs_more_counters() -> None:
 
 
 def _haunt_chains(links: str) -> set[str]:
-    """haunt_chain/3 of asp/keywords/haunt.lp alone, over the given haunt_link/4 facts."""
+    """haunt_chain/3 of asp/keywords/haunt_history.lp alone, over the given haunt_link/4 facts."""
     ctl = clingo.Control(["-c", "horizon=12", "--warn=none"])
-    ctl.load(str(ASP / "keywords" / "haunt.lp"))
+    ctl.load(str(ASP / "keywords" / "haunt_history.lp"))
     ctl.add("base", [], links)
     ctl.ground([("base", [])])
     with ctl.solve(yield_=True) as handle:

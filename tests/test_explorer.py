@@ -6,8 +6,9 @@ under both editions, `lookback enumerate` by the unrolled program and by the exp
 play leading to each (orders of interchangeable triggers once, and with --all-orders every order:
 the answer sets of `lookback run`), the same table of how each trigger is judged, and a witness
 line of the same steps: the explorer's line ends at its last step, the unrolled program's goes on
-idle to its horizon; haunt_link/4 and haunt_chain/3, which read the whole game, are shown by the
-explorer only as its last step sees them. Any difference is a failing test. A few scenarios run in
+idle to its horizon; haunt_link/4 and haunt_chain/3, which read the whole line, included (the
+explorer grounds their rules once the line has ended: step_program.WholeGame). Any difference is a
+failing test. A few scenarios run in
 the README's command, one in thirty-two in .ci/run (slow), all of them on demand (nightly).
 """
 

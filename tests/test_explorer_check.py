@@ -180,12 +180,56 @@ def test_check_by_steps_cut_short_never_concludes() -> None:
     assert any("cannot conclude" in line for line in checked.lines), checked.lines
 
 
-def test_check_by_steps_refuses_an_expectation_on_the_whole_game() -> None:
+def test_check_by_steps_decides_expectations_on_the_whole_line() -> None:
+    # haunt_link/4 and haunt_chain/3 read a whole line (keywords/haunt_history.lp): the explorer
+    # grounds those rules once a line has ended, from the steps it showed (step_program.WholeGame).
+    # Three links, a -> b -> c -> d, each beginning after the one before (CR 702.55b)
     path = resources.scenarios_dir() / "haunt_chain_three_links.lp"
     result = CliRunner().invoke(main, ["check", str(path), "--driver", "steps"])
-    assert result.exit_code == 2
-    assert "haunt_chain_three_links.lp:" in result.output and "describes the whole game" in result.output
-    assert "Traceback" not in result.output
+    assert result.exit_code == 0, result.output
+    assert "PASS" in result.output and "expect(all, haunt_chain(a,d,3))" in result.output
+    assert "expect(all, haunt_link(obj(c,2),obj(d,1),7,open))" in result.output
+
+
+def test_lines_that_differ_only_in_their_links_are_not_merged() -> None:
+    # CR 702.55b, 400.7: the hunter haunts alice's bear or bob's (two lines); both bears are then
+    # returned to hand, ending either link, and both lines reach the same state. Expectations on the
+    # links keep them apart (a node keeps the holds(haunts(...)) atoms of its line): some line
+    # haunted each bear. Merged by state alone, the one ending would show one of the two links
+    # (checked by hand: both "some" then fail); both drivers agree under both editions
+    path = resources.scenarios_dir() / "haunt_702_55b_links_that_ended_are_told_apart.lp"
+    for edition in ("current", "2006"):
+        checked = same_verdicts(path, edition)
+        assert checked.statuses and set(checked.statuses) == {"PASS"}, checked.lines
+    scenario = load_scenario(path)
+    x = explore(scenario, "current", watch=watch_of(scenario))
+    assert x.lines == 2 and len(x.endings) == 2 and x.outcomes == 1
+
+
+@pytest.mark.slow
+def test_a_haunt_chain_too_long_to_unroll_is_shown_whole_by_the_explorer(tmp_path) -> None:
+    # benchmarks.families.haunt_chain(8): Absolver Thrulls t0..t8; link k (t(k-1) exiled haunting
+    # tk, CR 702.55a-b) begins as the haunt trigger resolves at step 7k and ends when tk is murdered
+    # at step 7k + 5 (400.7), the last still open. t0's exiled object is its second (battlefield,
+    # graveyard, exile: 400.7), the others' their fourth (hand, stack, battlefield, graveyard, exile);
+    # each haunted thrull is the permanent, object 2. Every link begins after the one before, so ti
+    # haunted tj through j - i links. The unrolled program does not ground this game in minutes
+    import sys
+    sys.path.insert(0, str(Path(__file__).parents[1]))
+    from benchmarks.families import HAUNT_LINK_STEPS, haunt_chain
+    from pyclingo_bridge.explorer import enumerate_by_steps
+
+    assert HAUNT_LINK_STEPS == 7
+    length = 8
+    path = tmp_path / "haunt_chain_8.lp"
+    path.write_text(haunt_chain(length).facts)
+    scenario = load_scenario(path)
+    (outcome,) = enumerate_by_steps(scenario, edition="current").outcomes
+    shown = {str(a) for a in outcome.witness if a.name in ("haunt_link", "haunt_chain")}
+    links = {f"haunt_link(obj(t{k - 1},{2 if k == 1 else 4}),obj(t{k},2),{7 * k},{7 * k + 5 if k < length else 'open'})"
+             for k in range(1, length + 1)}
+    chains = {f"haunt_chain(t{i},t{j},{j - i})" for i in range(length + 1) for j in range(i + 1, length + 1)}
+    assert shown == links | chains
 
 
 # check keeps one resolution a step (no batch: its expectations name steps, asp/triggers/batches.lp), so
