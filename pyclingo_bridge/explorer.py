@@ -511,7 +511,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
     # an expectation on the whole line (haunt_link/4, ...): a node keeps the atoms the whole-game
     # rules read from its line, so that lines that differ in them are never merged (_end)
     whole = program.whole_game
-    line_reads = whole.reads if any(x.split("(", 1)[0] in whole.names for x in watch.atoms) else ()
+    line_reads = whole.reads if whole.named_in(watch.atoms) else ()
     frontier: dict[tuple, Node] = {}
     kinds: set = set()
     for world in range(len(program.worlds)):
@@ -672,7 +672,7 @@ def _end(result: Exploration, watch: Watch, leaf: Node, last: tuple[Symbol, ...]
         return
     seen = watch.at_end(leaf.seen, leaf.counts, last, outcome)
     whole = result.program.whole_game if result.program is not None else None
-    if whole is not None and any(x.split("(", 1)[0] in whole.names for x in watch.atoms):
+    if whole is not None and whole.named_in(watch.atoms):
         seen |= watch.of(str(a) for a in whole.atoms(leaf.history, end))
     ending = result.endings.get((outcome, seen))
     if ending is None:

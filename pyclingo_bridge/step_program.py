@@ -280,6 +280,10 @@ class WholeGame:
         self.reads = tuple(sorted(reads))
         self._answers: dict[tuple, tuple] = {}
 
+    def named_in(self, texts: Iterable[str]) -> bool:
+        """Whether some atom of texts (as printed) is of a predicate these rules derive."""
+        return any(x.split("(", 1)[0] in self.names for x in texts)
+
     def atoms(self, texts: Iterable[str], last: int) -> tuple:
         """The shown atoms the rules derive from a line's atoms (texts; those they do not read are
         left out) up to its last step (computed once for each set of read atoms and last step)."""
