@@ -72,7 +72,9 @@ def test_plan_orders_shards_by_size_then_names() -> None:
 
 
 # every list exact (depth 2: 9 groundings, slow), or the first card fixed (depth 1)
-@pytest.mark.parametrize("min_shards", [pytest.param(16, marks=pytest.mark.slow), 2])
+# slow (.ci/run): 3-4 s each, the README's command keeps the checkpoint refusals below
+@pytest.mark.slow
+@pytest.mark.parametrize("min_shards", [16, 2])
 def test_shards_partition_the_situations(monkeypatch, min_shards: int) -> None:
     """Every situation of the whole generation is in exactly one shard (generate.lp sorts pieces by
     name first, so a situation's slots name its sorted cards)."""
@@ -88,6 +90,7 @@ def test_shards_partition_the_situations(monkeypatch, min_shards: int) -> None:
     assert all(parts)
 
 
+@pytest.mark.slow
 def test_a_shards_situations_are_counted_as_the_engine_generates_them() -> None:
     """shards.situation_count grounds the generator without the engine: per shard, as many
     situations as the generator grounded with the engine gives (lines whose script fails
@@ -220,8 +223,8 @@ def _slow_names(shard: Shard) -> tuple[str, ...]:
     return shard.names
 
 
-@pytest.mark.parametrize("workers", [[], pytest.param(["--workers", "2"], marks=pytest.mark.slow)],
-                         ids=["here", "on-2-workers"])
+@pytest.mark.slow
+@pytest.mark.parametrize("workers", [[], ["--workers", "2"]], ids=["here", "on-2-workers"])
 def test_a_checkpoint_resumes_a_run_with_the_same_report(tmp_path: Path, workers: list[str]) -> None:
     """A run's checkpoint, cut after two shards as by a crash (the last line half written): the same
     command (here, or on a local cluster) skips them and reports what the whole run reports."""

@@ -215,7 +215,8 @@ def test_the_whole_game_rules_are_ground_apart_from_the_steps() -> None:
 
 def test_lines_that_differ_only_in_their_links_are_not_merged() -> None:
     # CR 702.55b, 400.7: the hunter haunts alice's bear or bob's (two lines); both bears are then
-    # returned to hand, ending either link, and both lines reach the same state. Expectations on the
+    # returned to hand, ending either link, and both lines reach the same state (the scenario
+    # expects one outcome of two lines, and some line haunting each bear). Expectations on the
     # links keep them apart (a node keeps the holds(haunts(...)) atoms of its line): some line
     # haunted each bear. Merged by state alone, the one ending would show one of the two links
     # (checked by hand: both "some" then fail); both drivers agree (the other edition: the bundled
@@ -223,9 +224,6 @@ def test_lines_that_differ_only_in_their_links_are_not_merged() -> None:
     path = resources.scenarios_dir() / "haunt_702_55b_links_that_ended_are_told_apart.lp"
     checked = same_verdicts(path, "current")
     assert checked.statuses and set(checked.statuses) == {"PASS"}, checked.lines
-    scenario = load_scenario(path)
-    x = explore(scenario, "current", watch=watch_of(scenario))
-    assert x.lines == 2 and len(x.endings) == 2 and x.outcomes == 1
 
 
 @pytest.mark.slow
