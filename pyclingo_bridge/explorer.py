@@ -43,7 +43,7 @@ from .enumeration import LIMIT, table_facts, trigger_kinds
 from .errors import HorizonError, Location
 from .progress import Progress
 from .scenario import Scenario
-from .step_program import StepProgram
+from .step_program import StepProgram, WholeGame
 from .explorer_shards import MIN_STATES
 from .step_state import STATE_PREDICATES, State, state_facts
 from .symbol_text import text_of
@@ -510,8 +510,8 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
     result = Exploration(scenario, edition, program=program)
     # an expectation on the whole line (haunt_link/4, ...): a node keeps the atoms the whole-game
     # rules read from its line, so that lines that differ in them are never merged (_end)
-    whole = program.whole_game
-    line_reads = whole.reads if whole.named_in(watch.atoms) else ()
+    watched_whole = program.whole_game if program.whole_game.named_in(watch.atoms) else None
+    line_reads = watched_whole.reads if watched_whole is not None else ()
     frontier: dict[tuple, Node] = {}
     kinds: set = set()
     for world in range(len(program.worlds)):
@@ -626,7 +626,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
                         else:
                             idle[key] = (leaf, t + k, last, outcome)
                     else:
-                        _end(result, watch, leaf, last, outcome, t + k, limit)
+                        _end(result, watch, leaf, last, outcome, t + k, watched_whole, limit)
                     continue
                 seen = node.seen | watch.of(own_texts)
                 key = (node.world, state, history, seen, counts)
@@ -655,24 +655,24 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
             leaf.seen |= watch.of(str(a) for a in steps)
             if line_reads:
                 leaf.history |= {x for x in map(str, steps) if x.startswith(line_reads)}
-        _end(result, watch, leaf, last, outcome, max(end, upto), limit)
+        _end(result, watch, leaf, last, outcome, max(end, upto), watched_whole, limit)
         if result.cut_short is not None:
             return result
     return result
 
 
 def _end(result: Exploration, watch: Watch, leaf: Node, last: tuple[Symbol, ...], outcome: tuple[str, ...],
-         end: int, limit: int = 0) -> None:
+         end: int, whole: WholeGame | None = None, limit: int = 0) -> None:
     """A line of play over (quiescent after its step; end: its last step): its ending, by outcome and
-    what it has shown, the atoms of the whole line among them (step_program.WholeGame: from the atoms
-    its nodes kept, the same for every line merged into it). A new outcome past the limit of
-    distinct outcomes is left out, and the result cut short."""
+    what it has shown; whole: the whole-game rules when an expectation names what they derive, whose
+    atoms are then among it (from the atoms the line's nodes kept, the same for every line merged
+    into it). A new outcome past the limit of distinct outcomes is left out, and the result cut
+    short."""
     if limit and result.outcomes >= limit and all(e.outcome != outcome for e in result.endings.values()):
         result.cut_short = LIMIT.format(limit=limit)
         return
     seen = watch.at_end(leaf.seen, leaf.counts, last, outcome)
-    whole = result.program.whole_game if result.program is not None else None
-    if whole is not None and whole.named_in(watch.atoms):
+    if whole is not None:
         seen |= watch.of(str(a) for a in whole.atoms(leaf.history, end))
     ending = result.endings.get((outcome, seen))
     if ending is None:

@@ -252,31 +252,43 @@ def _prefix(atom) -> str | None:
     return f"{atom.symbol.name}({inner}"
 
 
+def _symbolic_atoms(node) -> Iterable:
+    """Every symbolic atom below node (a body, a literal, an aggregate, ...)."""
+    for item in (node if isinstance(node, (list, ast.ASTSequence)) else [node]):
+        if item.ast_type == A.SymbolicAtom:
+            yield item
+        for key in item.child_keys:
+            child = getattr(item, key)
+            if isinstance(child, (ast.AST, list, ast.ASTSequence)):
+                yield from _symbolic_atoms(child)
+
+
 class WholeGame:
     """The whole-game rules (WHOLE_GAME_FILES), ground once a line of play has ended: `atoms(texts,
     last)` gives what they derive, of the predicates the encodings show, over the atoms a line showed
     at its steps 0..last (as texts), with step/1 and the constants of the unrolled program at
-    horizon `last`. `reads`: the text prefixes of the atoms they read (their positive and negative
-    body atoms of predicates they do not derive, step/1 aside); only those are given to them."""
+    horizon `last`. `reads`: the text prefixes of the atoms they read (every atom of their bodies,
+    aggregates and conditions included, of a predicate they do not derive, step/1 aside); only those
+    are given to them."""
 
     def __init__(self, statements: list, shown: set[tuple[str, int]]):
-        rules = [s for s in statements if s.ast_type == A.Rule]
-        heads = set().union(*(_Rule(r).heads for r in rules)) if rules else set()
+        rules = [_Rule(s) for s in statements if s.ast_type == A.Rule]
+        heads = set().union(*(r.heads for r in rules))
         self.text = "".join(f"{s}\n" for s in statements)
         self.names = frozenset(name for name, _ in heads)
         self.shown = frozenset(heads & shown)
         reads: set[str] = set()
         for r in rules:
-            for lit in r.body:
-                if lit.ast_type == A.Literal:
-                    sig = (lit.atom.symbol.name, len(lit.atom.symbol.arguments)) \
-                        if lit.atom.ast_type == A.SymbolicAtom and lit.atom.symbol.ast_type == A.Function else None
-                    if sig is not None and sig not in heads and sig != STEP:
-                        prefix = _prefix(lit.atom)
-                        if prefix is None:
-                            raise EncodingError(Location(str(lit.location.begin.filename), lit.location.begin.line),
-                                                "a whole-game rule reads an atom whose form it does not name")
-                        reads.add(prefix)
+            for atom in _symbolic_atoms(r.statement.body):  # in aggregates and conditions too
+                sig = (atom.symbol.name, len(atom.symbol.arguments)) if atom.symbol.ast_type == A.Function else None
+                if sig in heads or sig == STEP:
+                    continue
+                prefix = _prefix(atom)
+                if prefix is None:
+                    where = r.statement.location.begin
+                    raise EncodingError(Location(str(where.filename), where.line),
+                                        f"a whole-game rule reads {atom}, whose atoms cannot be told by their text")
+                reads.add(prefix)
         self.reads = tuple(sorted(reads))
         self._answers: dict[tuple, tuple] = {}
 
@@ -334,8 +346,12 @@ class StepProgram:
         self._world_programs: dict[int, tuple[list, str]] = {}
         shown = {(s.name, s.arity) for s in encodings if s.ast_type == A.ShowSignature}
         whole: list = []
-        for path in whole_files:
-            resources.parse_alone(path, _collector(whole))
+        for path in whole_files:  # parsed once a process (resources.statements); an error as parse_alone says it
+            parsed = resources.statements(path)
+            if parsed is None:
+                resources.parse_alone(path, _collector(whole))
+            else:
+                whole += [stm for stm in parsed if stm.ast_type not in (A.Program, A.Comment)]
         self.whole_game = WholeGame(whole, shown)
 
     def world_program(self, world: int = 0) -> tuple[list, dict[str, str]]:
