@@ -102,11 +102,23 @@ def test_a_report_that_would_pass_the_time_limit_shows_what_it_can_and_says_so(t
 
 
 def test_timeout_in_check_never_passes_what_needs_every_answer_set(tmp_path) -> None:
-    path = str(many_lines_of_play(tmp_path))
-    result = invoke("check", path, "--timeout", "0.3")
+    """A run cut short never passes `outcomes` (it counts every answer set) and never gives a verdict
+    the whole run does not: an `all` may still pass when its own query (decide.py: is there an answer
+    set that breaks it?) ended before the deadline, a proof that needs no enumeration; else it
+    cannot conclude. The wrong `all` (alice gains 6, not 5) must never pass."""
+    path = many_lines_of_play(tmp_path)
+    path.write_text(path.read_text() + "expect(all, final_life(alice, 25)).\n")
+    whole = {line.split(" -- ")[0].split(": ", 1)[1]: line.split()[0]
+             for line in invoke("check", str(path)).output.splitlines()[:-1]}
+    assert whole["expect(all, final_life(alice,26))"] == "PASS" and whole["expect(outcomes, 1)"] == "PASS"
+    assert whole["expect(all, final_life(alice,25))"] == "FAIL"
+    result = invoke("check", str(path), "--timeout", "0.3")
     assert result.exit_code == 3, result.output  # nothing failed for sure: the run was cut short
     lines = result.output.splitlines()
-    assert not any(line.startswith("PASS") and ("expect(all" in line or "outcomes" in line) for line in lines)
+    assert not any(line.startswith("PASS") and "outcomes" in line for line in lines)
+    for line in lines[:-1]:
+        status, what = line.split()[0], line.split(" -- ")[0].split(": ", 1)[1]
+        assert status == whole.get(what) or "cannot conclude" in line or "time limit" in line, line
     assert any("cannot conclude" in line for line in lines)
     assert lines[-1].endswith("1 run(s) cut short, so incomplete")
 
