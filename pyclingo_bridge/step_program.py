@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -204,22 +205,33 @@ def _step_statements(text: str) -> list:
     return list(_step_parsed[text])
 
 
+#: the stand-in of #const NAME in the relaxation kept in the cache folder (_relaxation)
+_CONSTANT = "lookback_constant_"
+_STAND_IN = re.compile(_CONSTANT + r"([A-Za-z0-9_']+)")
+
+
 def _relaxation(step_text: str, encodings: list, own: list, options: tuple[str, ...],
                 ids: frozenset[str]) -> str | None:
     """The relaxation of the step statements (step_relevance.py): the encodings' part kept in the
-    cache folder under a hash of their text and the constants (building it walks every syntax
-    tree: about a second), the scenario's own step rules relaxed each time."""
+    cache folder under a hash of their text and the names of their constants (building it walks
+    every syntax tree: about a second), the scenario's own step rules relaxed each time.
+
+    The relaxation reads a constant only as the term it stands for (step_relevance._Terms), so the
+    kept part is built once with a stand-in name for each constant and the values are put in its
+    text: the games of every edition, horizon, batch mode or order mode share it."""
     constants = step_relevance.constants_of(encodings + own, options)
-    digest = hashlib.sha256((step_text + "\0" + repr(sorted((k, str(v)) for k, v in constants.items()))).encode())
+    names = sorted(constants)
+    digest = hashlib.sha256((step_text + "\0" + repr(names)).encode())
     cached = cache_dir() / f"step-relaxed-{digest.hexdigest()[:20]}.lp"
     try:
         text = cached.read_text()
     except OSError:
-        relaxed = step_relevance.relaxation(encodings, constants)
+        relaxed = step_relevance.relaxation(encodings, {x: Function(_CONSTANT + x) for x in names})
         text = "%unsafe\n" if relaxed is None else relaxed
         store_cached(cached, text.encode())
     if text.startswith("%unsafe"):
         return None
+    text = _STAND_IN.sub(lambda m: step_relevance.abstract_symbol(constants[m[1]]), text)
     # the scenario's rules may name its pieces: read as every piece is (step_relevance.ID)
     constants.update({x: Function(step_relevance.ID) for x in ids})
     mine = step_relevance.relaxation(own, constants, offset=len(encodings))

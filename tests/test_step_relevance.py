@@ -133,3 +133,22 @@ def test_a_piece_named_like_a_constant_of_the_rules_is_read_as_itself() -> None:
     assert [str(s) for s in step_relevance.relevant(statements, world, ())] == ["r :- at(hand)."]
     other = [parse_term("piece(bear, grizzly_bears, alice, card)"), parse_term("at(bear)")]
     assert step_relevance.relevant(statements, other, ()) == []
+
+
+@pytest.mark.slow  # two relaxations of the encodings (about a second each)
+def test_the_kept_relaxation_with_stand_ins_is_the_relaxation_with_the_values() -> None:
+    # step_program._relaxation keeps one relaxation of the encodings whatever the constants' values
+    # (the edition, the horizon, the batch and order modes) and puts the values in its text
+    from clingo import Function
+
+    from pyclingo_bridge import step_program
+
+    scenario = load_scenario(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
+    files, _ = step_program._whole_game_split(list(resources.encoding_files(scenario.card_files)))
+    encodings = step_program._step_statements(step_program._encodings_parts(files, scenario.card_files)[1])
+    constants = step_relevance.constants_of(encodings, ("-c", "edition=current", "-c", "batches=scenario",
+                                                        "-c", "identical_orders=all", "-c", "horizon=7"))
+    kept = step_relevance.relaxation(encodings, {x: Function(step_program._CONSTANT + x) for x in constants})
+    assert kept.count(step_program._CONSTANT) > 10  # the constants are read by many rules
+    filled = step_program._STAND_IN.sub(lambda m: step_relevance.abstract_symbol(constants[m[1]]), kept)
+    assert filled == step_relevance.relaxation(encodings, constants)
