@@ -21,7 +21,7 @@ from typing import Callable, NamedTuple
 
 import click
 
-from . import jobs, prescan, resources
+from . import coverage_record, jobs, prescan, resources
 from .coverage import RUN_TIMEOUT, bundled_report
 from .errors import Location, LookbackError, ScenarioError
 from .expect import FAIL, SKIP, Lines
@@ -666,8 +666,10 @@ def _write_new(path: Path, text: str) -> None:
 
 @main.command("coverage")
 @click.option("--output", type=click.Path(dir_okay=False), default=None, metavar="FILE",
-              help="Where the report goes (default: docs/coverage.md of the source checkout).")
-@click.option("--check", "check_only", is_flag=True, help="Only check that the report is up to date (exit 1 if not).")
+              help="Where the report goes (default: docs/coverage.md of the source checkout); the record "
+                   "of its runs goes beside it, as FILE with the suffix .json.")
+@click.option("--check", "check_only", is_flag=True,
+              help="Only check that the report and its record are up to date (exit 1 if not): every run again.")
 @click.option("--timeout", type=click.FloatRange(min=0), default=RUN_TIMEOUT, show_default=True, metavar="S",
               help="Seconds for each run of a scenario (a run cut short exercises nothing).")
 @click.option("--mutation", type=click.Path(dir_okay=False), default=None, metavar="FILE",
@@ -676,22 +678,27 @@ def _write_new(path: Path, text: str) -> None:
 @_interruptible
 def coverage_command(output: str | None, check_only: bool, timeout: float, mutation: str | None) -> None:
     """Write the CR coverage report: every rule the encodings cite, where, and the bundled scenarios
-    (under each edition) that exercise it; then each rule file's mutation score (pinned)."""
+    (under each edition) that exercise it; then each rule file's mutation score (pinned). Beside it,
+    the record of its runs with the digest of the files they depend on (coverage_record.py)."""
     path = _coverage_output(output)
-    if not check_only and path.is_symlink():  # said before the scenarios are run, and again as it is written
-        _bad_input(f"{path}: a symbolic link: the report is never written through one (give another --output)")
+    for place in (path, coverage_record.record_path(path)):
+        if not check_only and place.is_symlink():  # said before the scenarios are run, and again as it is written
+            _bad_input(f"{place}: a symbolic link: the report is never written through one (give another --output)")
     root = resources.checkout_root()
     results = Path(mutation) if mutation is not None else root / "docs" / "mutation.json" if root else None
-    text, missing = bundled_report(timeout, results)
+    text, missing, runs = bundled_report(timeout, results)
+    record, record_text = coverage_record.record_path(path), coverage_record.to_json(runs, results)
     try:
         if check_only:
-            if not path.is_file() or path.read_text() != text:
-                click.echo(f"{path}: out of date (run `lookback coverage --output {path}`)")
-                sys.exit(EXIT_FAILED)
+            for place, wanted in ((path, text), (record, record_text)):
+                if not place.is_file() or place.read_text() != wanted:
+                    click.echo(f"{place}: out of date (run `lookback coverage --output {path}`)")
+                    sys.exit(EXIT_FAILED)
             click.echo(f"{path}: up to date")
         else:
             _write_new(path, text)
-            click.echo(f"wrote {path}")
+            _write_new(record, record_text)
+            click.echo(f"wrote {path} and {record}")
     except OSError as error:
         _bad_input(f"{path}: {error.strerror or error}")
     click.echo("cited rules no passing scenario exercises: " + (", ".join(missing) or "none"))

@@ -394,11 +394,12 @@ def exercised_per_file(table: dict[str, dict[Citation, list[Exercise]]]) -> dict
     return {f: f"{used} of {cited}" for f, (used, cited) in counts.items()}
 
 
-def bundled_report(timeout: float = RUN_TIMEOUT, mutation: Path | None = None) -> tuple[str, list[str]]:
-    """docs/coverage.md for the bundled scenarios, and the cited rules none of them exercises;
-    with the mutation scores of a mutation run's results (docs/mutation.json) when given."""
+def bundled_report(timeout: float = RUN_TIMEOUT, mutation: Path | None = None) -> tuple[str, list[str], tuple[Exercise, ...]]:
+    """docs/coverage.md for the bundled scenarios, the cited rules none of them exercises and the
+    runs (for the record beside the report: coverage_record.py); with the mutation scores of a
+    mutation run's results (docs/mutation.json) when given."""
     cites, runs = citations(), bundled_exercises(timeout)
-    return report_with_scores(cites, runs, mutation), not_exercised(coverage(cites, runs))
+    return report_with_scores(cites, runs, mutation), not_exercised(coverage(cites, runs)), runs
 
 
 def report_with_scores(cites: tuple[Citation, ...], runs: tuple[Exercise, ...], mutation: Path | None) -> str:

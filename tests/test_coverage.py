@@ -2,14 +2,16 @@
 
 Every rule number the encodings cite must be exercised by a bundled scenario
 that passes: a run (scenario x edition) whose answer sets hold a true atom of
-a statement under the citation. The runs of every bundled scenario are computed
-once for this module (on one pytest-xdist worker: the group below); the tests
-that need them are marked slow, and the README's test command keeps a fast
-representative (the seed, solved on its own).
+a statement under the citation. The runs of every bundled scenario (some 700,
+five to six CPU-minutes) are read from the record `lookback coverage` writes
+beside the report, which must be made from the files at hand (its digest:
+coverage_record.py); the slow tier solves a seeded share of them again, and the
+README's test command keeps a representative solved on its own (the seed).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from clingo import parse_term
 from click.testing import CliRunner
 
 from pyclingo_bridge import coverage as cov
+from pyclingo_bridge import coverage_record as record
 from pyclingo_bridge import resources
 from pyclingo_bridge.cli import main
 from pyclingo_bridge.scenario import load_scenario
@@ -25,9 +28,15 @@ ROOT = Path(__file__).parents[1]
 REPORT = ROOT / "docs" / "coverage.md"
 
 
+RECORD = ROOT / "docs" / "coverage.json"
+MUTATION = ROOT / "docs" / "mutation.json"
+
+
 @pytest.fixture(scope="module")
 def runs() -> tuple[cov.Exercise, ...]:
-    return cov.bundled_exercises()
+    """The runs of every bundled scenario under each edition, as the record beside the report holds
+    them (coverage_record.py; test_the_record_is_of_the_files_at_hand: made from the files at hand)."""
+    return record.read(RECORD)[1]
 
 
 def _blocks(tmp_path: Path, text: str) -> list[tuple[str, list[str]]]:
@@ -146,27 +155,43 @@ def test_a_run_counts_the_positive_loops_of_its_ground_program(monkeypatch) -> N
     assert cov.exercise(path, "current").sccs == 1
 
 
-@pytest.mark.slow  # solves every bundled scenario in both editions
-@pytest.mark.xdist_group("bundled_coverage")
+def test_the_record_is_of_the_files_at_hand() -> None:
+    # the encodings, the bundled scenarios, the modules a run goes through and the mutation
+    # results, digested (coverage_record.py): a change to any of them makes the record stale
+    made_for, runs = record.read(RECORD)
+    assert made_for == record.digest(MUTATION), "run `lookback coverage` to regenerate docs/coverage.md and its record"
+    assert {(r.scenario, r.edition) for r in runs} == {(p.stem, e) for p in resources.bundled_scenarios()
+                                                       for e in cov.EDITIONS}
+
+
+def test_the_digest_changes_with_each_kind_of_input(tmp_path, monkeypatch) -> None:
+    today = record.digest(MUTATION)
+    assert record.digest(None) != today  # the mutation results count
+    assert any(p.name == "decide.py" for p in record.run_modules())  # imported by coverage.py through expect.py
+    assert any(p.name == "enumeration.py" for p in record.run_modules())  # imported inside a function
+    scenario = tmp_path / "x.lp"
+    scenario.write_text("player(alice, 1).\n")
+    bundled = resources.bundled_scenarios()
+    monkeypatch.setattr(resources, "bundled_scenarios", lambda: [*bundled, scenario])
+    assert record.digest(MUTATION) != today  # a scenario added
+    monkeypatch.setattr(resources, "bundled_scenarios", lambda: bundled)
+    assert record.digest(MUTATION) == today
+
+
 def test_every_cited_rule_is_exercised_by_a_passing_scenario(runs) -> None:
     missing = cov.not_exercised(cov.coverage(cov.citations(), runs))
     failing = [f"{r.scenario} ({r.edition}): {r.why}" for r in runs if not r.passed]
     assert not missing, f"cited rules no passing bundled scenario exercises: {missing}; failing runs: {failing}"
 
 
-@pytest.mark.slow  # solves every bundled scenario in both editions
-@pytest.mark.xdist_group("bundled_coverage")
 def test_every_bundled_scenario_passes_in_its_own_edition(runs) -> None:
-    # what `lookback check` decides for each bundled scenario (the edition it names, or the current
-    # rules), read from the runs of the report: solving all of them again would double the cost
+    # what `lookback check` decides for each bundled scenario (the edition it names, or the current rules)
     own = {p.stem: load_scenario(p).edition or "current" for p in resources.bundled_scenarios()}
     assert {(r.scenario, r.edition) for r in runs} >= set(own.items())
     failing = [f"{r.scenario} ({r.edition}): {r.why}" for r in runs if r.edition == own[r.scenario] and not r.passed]
     assert not failing, failing
 
 
-@pytest.mark.slow  # solves every bundled scenario in both editions
-@pytest.mark.xdist_group("bundled_coverage")
 def test_every_bundled_scenario_grounds_tight_in_both_editions(runs) -> None:
     # no positive loop in the ground program of any bundled scenario, at the horizon its run ended
     # at (a loop through steps lets an atom support itself: tests/test_encodings.py's tightness
@@ -176,27 +201,55 @@ def test_every_bundled_scenario_grounds_tight_in_both_editions(runs) -> None:
     assert not loops, f"ground programs with non-trivial strongly connected components: {loops}"
 
 
-@pytest.mark.slow  # solves every bundled scenario in both editions
-@pytest.mark.xdist_group("bundled_coverage")
 def test_report_is_up_to_date(runs) -> None:
-    assert REPORT.read_text() == cov.report_with_scores(cov.citations(), runs, ROOT / "docs" / "mutation.json"), \
+    assert REPORT.read_text() == cov.report_with_scores(cov.citations(), runs, MUTATION), \
         "run `lookback coverage` to regenerate"
 
 
-@pytest.mark.slow  # solves every bundled scenario in both editions
-@pytest.mark.xdist_group("bundled_coverage")
-def test_command_writes_and_checks(tmp_path, runs) -> None:
+#: how many of the recorded runs the slow tier solves again (a seeded share: a different one each day,
+#: or the one LOOKBACK_COVERAGE_SEED names)
+RESOLVED = 24
+
+
+@pytest.mark.slow  # solves RESOLVED runs
+def test_a_share_of_the_recorded_runs_gives_what_the_record_says(runs) -> None:
+    import datetime
+    import random
+
+    seed = os.environ.get("LOOKBACK_COVERAGE_SEED") or datetime.date.today().isoformat()
+    rng = random.Random(f"coverage record {seed}")
+    paths = {p.stem: p for p in resources.bundled_scenarios()}
+    for r in rng.sample(runs, RESOLVED):
+        again = cov.exercise(paths[r.scenario], r.edition)
+        assert again == r, (f"{r.scenario} ({r.edition}): the record says {r}, the run gives {again} "
+                            f"(LOOKBACK_COVERAGE_SEED={seed} draws this share again)")
+
+
+@pytest.mark.slow  # 3 s, six runs: the README's command stays under its budget (.ci/run runs it)
+def test_command_writes_and_checks(tmp_path, monkeypatch) -> None:
+    # over three bundled scenarios (the command solves each under both editions)
+    three = resources.bundled_scenarios()[::130][:3]
+    monkeypatch.setattr(resources, "bundled_scenarios", lambda: three)
+    cov._bundled_exercises.cache_clear()
     out = str(tmp_path / "coverage.md")
     runner = CliRunner()
-    first = runner.invoke(main, ["coverage", "--output", out, "--check"])
-    assert first.exit_code == 1 and "out of date" in first.output
-    written = runner.invoke(main, ["coverage", "--output", out])
-    assert written.exit_code == 0 and f"wrote {out}" in written.output
-    assert Path(out).read_text().startswith("# CR coverage")
-    checked = runner.invoke(main, ["coverage", "--output", out, "--check"])
-    assert checked.exit_code == 0 and "up to date" in checked.output
-    bad = runner.invoke(main, ["coverage", "--output", str(tmp_path / "no" / "such" / "dir.md")])
-    assert bad.exit_code == 2 and "Traceback" not in bad.output
+    try:
+        first = runner.invoke(main, ["coverage", "--output", out, "--check"])
+        assert first.exit_code == 1 and "out of date" in first.output
+        written = runner.invoke(main, ["coverage", "--output", out])
+        assert written.exit_code == 0 and f"wrote {out} and {tmp_path / 'coverage.json'}" in written.output
+        assert Path(out).read_text().startswith("# CR coverage")
+        made_for, runs = record.read(tmp_path / "coverage.json")
+        assert len(runs) == 6 and made_for == record.digest(ROOT / "docs" / "mutation.json")
+        checked = runner.invoke(main, ["coverage", "--output", out, "--check"])
+        assert checked.exit_code == 0 and "up to date" in checked.output
+        (tmp_path / "coverage.json").write_text("{}\n")
+        stale = runner.invoke(main, ["coverage", "--output", out, "--check"])
+        assert stale.exit_code == 1 and f"{tmp_path / 'coverage.json'}: out of date" in stale.output
+        bad = runner.invoke(main, ["coverage", "--output", str(tmp_path / "no" / "such" / "dir.md")])
+        assert bad.exit_code == 2 and "Traceback" not in bad.output
+    finally:
+        cov._bundled_exercises.cache_clear()
 
 
 def test_the_report_is_never_written_through_a_symbolic_link(tmp_path) -> None:
@@ -226,6 +279,7 @@ def test_a_source_checkout_writes_its_own_docs_whatever_the_working_folder(tmp_p
 
     assert resources.checkout_root() == ROOT
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("pyclingo_bridge.cli.bundled_report", lambda timeout, mutation=None: (REPORT.read_text(), []))
+    monkeypatch.setattr("pyclingo_bridge.cli.bundled_report",
+                        lambda timeout, mutation=None: (REPORT.read_text(), [], record.read(RECORD)[1]))
     result = CliRunner().invoke(main, ["coverage", "--check"])
     assert f"{REPORT}: up to date" in result.output
