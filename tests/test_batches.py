@@ -137,6 +137,7 @@ def _step_atoms(text: str, tmp: Path) -> list[int]:
     return sizes
 
 
+@pytest.mark.slow  # 4.5 s: the README's command stays under its budget (.ci/run runs it)
 def test_the_size_of_a_batch_does_not_multiply_the_ground_step(tmp) -> None:
     # 20 and 40 triggers of one watcher (one bear each): the steps that put them on the stack (3)
     # and resolve them as one (4) grow about linearly with the batch, not with its square

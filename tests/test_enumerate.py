@@ -128,6 +128,7 @@ def test_timeout_marks_the_enumeration_cut_short(tmp_path) -> None:
     assert e.cut_short == "timeout" and not e.exact
 
 
+@pytest.mark.slow  # 3 s: the README's command stays under its budget (.ci/run runs it)
 def test_progress_reports_the_count(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(enumeration, "PROGRESS_EVERY", 0.0)
     seen: list[Progress] = []

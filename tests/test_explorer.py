@@ -115,6 +115,7 @@ def test_states_ground_together_give_each_state_its_own_answer_sets(tmp_path) ->
         assert answers(together.models(state)) == own[state]
 
 
+@pytest.mark.slow  # 3.5 s: the README's command stays under its budget (.ci/run runs it)
 def test_each_step_is_ground_in_a_forked_child_and_the_lines_are_the_same(tmp_path, monkeypatch) -> None:
     # clingo never frees a symbol, and each step names new ones (holds(F, 64), ...): past its first
     # FORK_AFTER groundings the explorer grounds every step in a child it forks (forked.py), so that a long game

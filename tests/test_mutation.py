@@ -75,6 +75,7 @@ def test_apply_replaces_one_statement_and_keeps_the_lines() -> None:
         mut.apply(mut.Mutant("core/x.lp", 3, 1, "delete_rule", "b(X) :- other.", "", ""), text)
 
 
+@pytest.mark.slow  # 3 s: the README's command stays under its budget (.ci/run runs it)
 def test_every_rule_file_has_mutants_and_the_sample_is_seeded() -> None:
     every = mut.all_mutants()
     files = {str(p.relative_to(resources.asp_dir())) for p in mut.rule_files()}
@@ -95,6 +96,7 @@ def _entry(file: str, operator: str, statement: str, mutated: str, reason: str) 
             f"mutated = {q(mutated)}\nreason = {q(reason)}\n")
 
 
+@pytest.mark.slow  # 3 s: the README's command stays under its budget (.ci/run runs it)
 def test_equivalent_mutants_are_checked_against_the_rules(tmp_path) -> None:
     every = mut.all_mutants()
     assert isinstance(mut.load_equivalents(mut.equivalents_file(), every), dict)
@@ -121,6 +123,7 @@ def _flip(file: str, row: str) -> mut.Mutant:
                 and m.original.startswith(row))
 
 
+@pytest.mark.slow  # 3 s: the README's command stays under its budget (.ci/run runs it)
 def test_one_mutant_of_each_kind_against_real_runs() -> None:
     wipe = resources.scenarios_dir() / "lookback_603_10a_leaves_battlefield_watcher_wipe.lp"
     current = run.baseline((wipe, "current"))
@@ -193,6 +196,7 @@ def test_every_edition_table_flip_is_killed() -> None:
     assert [str(r.mutant) for r in results if r.status != run.KILLED] == []
 
 
+@pytest.mark.slow  # 4 s: the README's command stays under its budget (.ci/run runs it)
 def test_the_mutate_command_writes_a_partial_run_without_running(tmp_path, capsys) -> None:
     """python -m benchmarks --mutate end to end, cheaply: --resume --partial with nothing run yet
     marks every mutant of the sample 'not run' and records the rule files' hashes."""

@@ -170,6 +170,7 @@ def test_a_situation_that_cannot_be_drawn_within_the_limits_is_skipped(monkeypat
     assert f"random situation 0 of seed {SEED} could not be drawn (memory" in str(skipped.value)
 
 
+@pytest.mark.slow  # 2 s: the README's command stays under its budget (.ci/run runs it)
 def test_a_difference_fails_with_the_situation_and_the_command_that_draws_it(tmp_path, monkeypatch) -> None:
     # an explorer that counted each line of play twice: the first comparison (enumerate, current
     # rules) must catch it and print the situation as a scenario file and how to draw it again
@@ -190,6 +191,7 @@ def test_a_difference_fails_with_the_situation_and_the_command_that_draws_it(tmp
     assert sample_situation(_bounds(), SEED, 0).text in message
 
 
+@pytest.mark.slow  # 3 s: the README's command stays under its budget (.ci/run runs it)
 def test_a_situation_both_drivers_refuse_is_agreement(tmp_path) -> None:
     # a script the generator checked only up to its horizon may fail later (CR 601.2a: a card is
     # cast from its owner's hand here): both drivers refuse it, enumerate and check alike

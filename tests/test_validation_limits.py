@@ -70,6 +70,7 @@ def test_included_files_count_towards_the_size_limit(tmp_path) -> None:
     assert f"with its included files it is larger than {MAX_BYTES} bytes" in info.value.message
 
 
+@pytest.mark.slow  # 2 s each: the README's command stays under its budget (.ci/run runs them)
 @pytest.mark.parametrize("body", [
     "".join(f"card(b{i}, grizzly_bears, alice). init_zone(b{i}, battlefield).\n" for i in range(MAX_FACTS // 2 - 3)),
     "".join(f"expect(some, happens(move(obj(a, {i}), battlefield, graveyard), {i})).\n" for i in range(MAX_FACTS - 6)),

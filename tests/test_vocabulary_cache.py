@@ -46,6 +46,7 @@ def test_an_edited_encoding_is_read_again(encodings: Path) -> None:
     assert "test_cache_bear" in after.card_names and "test_cache_bear" not in before.card_names
 
 
+@pytest.mark.slow  # 3 s: the README's command stays under its budget (.ci/run runs it)
 def test_a_damaged_cache_file_is_replaced(encodings: Path) -> None:
     read = _fresh(encodings)
     (cached,) = (encodings.parent.parent / "cache" / "lookback").glob("vocabulary-*.marshal")

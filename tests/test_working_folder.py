@@ -74,6 +74,7 @@ def same_everywhere(folders, *args: str) -> tuple[int, str, str]:
     return expected
 
 
+@pytest.mark.slow  # 3 s: the README's command stays under its budget (.ci/run runs it)
 def test_run_and_an_included_file_ignore_the_working_folder(folders) -> None:
     _, _, work = folders
     code, out, err = same_everywhere(folders, "run", str(work / "wipe.lp"))
