@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -50,3 +52,20 @@ def test_a_bad_profile_size_is_a_usage_error() -> None:
     for spec, words in (("nosuch:D=2", "unknown family 'nosuch'"), ("stack:D=two", "bad size 'stack:D=two'")):
         done = _bench("--profile", spec)
         assert done.returncode == 2 and words in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow  # grounds the first line of the seed wipe
+def test_step_objects_sorts_the_atoms_of_a_step_by_the_objects_they_name() -> None:
+    # benchmarks/step_objects.py (benchmarks/analysis.md): after the wipe of the seed (CR 603.10a),
+    # the bears' objects on the battlefield are replaced by their objects in the graveyard, and
+    # their departures stay in the state (asp/core/amounts.lp): some atoms name only those
+    from pyclingo_bridge import resources
+    from benchmarks.step_objects import step_objects
+
+    seed = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
+    before, replaced_before, _, _ = step_objects(seed, 0)
+    assert "only replaced objects" not in before and not replaced_before  # nothing has moved yet
+    kinds, replaced, future, fluents = step_objects(seed, 4)
+    assert kinds["only replaced objects"] == sum(replaced.values()) > 0
+    assert replaced["object"] >= 2 and replaced["name_of"] >= 2  # obj(bear1,0), obj(bear2,0) at least
+    assert kinds["only objects it may become"] == sum(future.values()) > 0 and fluents > 0
