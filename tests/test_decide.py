@@ -116,6 +116,7 @@ def test_a_conjunction_no_answer_set_has_fails_with_an_answer_set_as_evidence(tm
                                        "one answer set: ")
 
 
+@pytest.mark.slow  # 2.7 s: the README's command stays under its budget (.ci/run runs it)
 def test_an_expectation_of_the_other_edition_is_skipped(tmp_path) -> None:
     text = SMALL + "expect(all, final_life(alice, 24), 2006).\nexpect(none, final_life(alice, 24), current).\n"
     scenario = _scenario(tmp_path, text)

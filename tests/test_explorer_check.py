@@ -213,6 +213,7 @@ def test_the_whole_game_rules_are_ground_apart_from_the_steps() -> None:
     assert whole.atoms(line[3:], 6) == ()
 
 
+@pytest.mark.slow  # 3 s: the README's command stays under its budget (.ci/run runs it)
 def test_lines_that_differ_only_in_their_links_are_not_merged() -> None:
     # CR 702.55b, 400.7: the hunter haunts alice's bear or bob's (two lines); both bears are then
     # returned to hand, ending either link, and both lines reach the same state (the scenario
@@ -313,6 +314,7 @@ def test_check_asks_of_one_order_of_interchangeable_triggers_under_both_drivers(
     assert run.exit_code == 0 and "answer sets: 2 (all enumerated)" in run.output, run.output
 
 
+@pytest.mark.slow  # 2.5 s: the README's command stays under its budget (.ci/run runs it)
 def test_coverage_and_the_mutation_runs_judge_a_scenario_as_check_does(tmp_path) -> None:
     # the expectations on the one order of the interchangeable triggers hold in check's lines of
     # play; over every order (as coverage.py and mutation_run.py judged before) the first fails

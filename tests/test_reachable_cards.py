@@ -75,13 +75,18 @@ def test_no_rule_of_the_encodings_names_a_card() -> None:
         assert not set(re.findall(r"\b[a-z_][A-Za-z0-9_']*", text)) & names, path
 
 
+#: 2 s each: the README's command keeps three, .ci/run (slow) the rest
+_SLOW = pytest.mark.slow
+
+
 @pytest.mark.parametrize("name", [
     "contrast_113_6m_ghoulcallers_accomplice_not_from_the_battlefield",  # a token only a card names
-    "batches_603_3b_two_abilities_of_a_batch_resolve_as_one",  # the same
-    "cards_111_1_doomed_traveler_hunted_witness",  # tokens an ability creates
-    "copies_707_8a_token_copy_of_a_clone_enters_as_a_copy",  # copies of objects of the game
+    pytest.param("batches_603_3b_two_abilities_of_a_batch_resolve_as_one", marks=_SLOW),  # the same
+    pytest.param("cards_111_1_doomed_traveler_hunted_witness", marks=_SLOW),  # tokens an ability creates
+    pytest.param("copies_707_8a_token_copy_of_a_clone_enters_as_a_copy", marks=_SLOW),  # copies of objects of the game
     "effects_400_11_living_wish_creature_or_land",  # a card brought from outside the game
-    "contrast_614_12a_vanquishers_banner_a_type_chosen_before_is_one_line",  # a creature type chosen
+    pytest.param("contrast_614_12a_vanquishers_banner_a_type_chosen_before_is_one_line",
+                 marks=_SLOW),  # a creature type chosen
     # "you may draw a card": interchangeable whatever other cards are loaded (a rule read the draw's
     # countability from another card's plain draw, and gave 48 lines instead of 8 without it)
     "stack_603_5_may_draw_triggers_interchangeable",
