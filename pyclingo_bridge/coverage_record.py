@@ -27,6 +27,7 @@ from pathlib import Path
 
 from . import resources
 from .coverage import Exercise
+from .mutation_score import encodings_digest
 
 #: the record's format; a record of another version is stale
 VERSION = 1
@@ -78,13 +79,10 @@ def inputs(mutation: Path | None) -> list[tuple[str, Path]]:
 
 
 def digest(mutation: Path | None) -> str:
-    """sha256 of the inputs: each one's name and contents."""
-    h = hashlib.sha256()
-    for name, path in inputs(mutation):
-        data = path.read_bytes()
-        h.update(f"{name}\0{len(data)}\0".encode())
-        h.update(data)
-    return h.hexdigest()
+    """One hash of the inputs, from each one's name and sha256, as a mutation run's results name the
+    rule files they were made on (mutation_score.encodings_digest; not vocabulary.files_digest,
+    which names a file by its absolute path: another checkout would give another digest)."""
+    return encodings_digest({name: hashlib.sha256(path.read_bytes()).hexdigest() for name, path in inputs(mutation)})
 
 
 def to_json(runs: tuple[Exercise, ...], mutation: Path | None) -> str:
