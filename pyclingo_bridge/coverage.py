@@ -39,6 +39,7 @@ import clingo.ast as ast
 from clingo import Control, Symbol, SymbolType
 
 from . import resources
+from .ast_text import children
 from .engine import ORDERS_ONCE, solve_keeping_control
 from .enumeration import lines_of_play
 from .errors import LookbackError
@@ -163,10 +164,8 @@ def head_patterns(stmt: ast.AST) -> list[ast.AST]:
         if node.ast_type == ast.ASTType.ConditionalLiteral:
             walk(node.literal)
             return
-        for key in node.child_keys:
-            child = getattr(node, key)
-            for c in (child if isinstance(child, (list, ast.ASTSequence)) else [child] if child else []):
-                walk(c)
+        for child in children(node):
+            walk(child)
 
     walk(stmt.head)
     return found

@@ -33,6 +33,7 @@ import clingo.ast as ast
 from clingo import Number
 
 from . import resources
+from .ast_text import children, keyed_children
 from .errors import Location, LookbackError
 
 #: the folders of asp/ that hold the rules of the game (cards are data, checks are the harness)
@@ -93,23 +94,13 @@ def rules_of(path: Path) -> list[ast.AST]:
             and Path(s.location.begin.filename).resolve() == path.resolve()]
 
 
-def _children(node: ast.AST) -> Iterator[tuple[str, int | None, ast.AST]]:
-    for key in node.child_keys:
-        child = getattr(node, key)
-        if isinstance(child, (list, ast.ASTSequence)):
-            for i, c in enumerate(child):
-                yield key, i, c
-        elif child is not None:
-            yield key, None, child
-
-
 def _replace_nth(node: ast.AST, wanted: Callable[[ast.AST], bool], change: Callable[[ast.AST], ast.AST],
                  n: int) -> tuple[ast.AST, int]:
     """node with its n-th (preorder) node that is `wanted` changed; and how many were seen."""
     if wanted(node):
         return (change(node) if n == 0 else node), 1
     seen = 0
-    for key, i, child in _children(node):
+    for key, i, child in keyed_children(node):
         new, count = _replace_nth(child, wanted, change, n - seen)
         if new is not child:
             if i is None:
@@ -122,7 +113,7 @@ def _replace_nth(node: ast.AST, wanted: Callable[[ast.AST], bool], change: Calla
 
 
 def _count(node: ast.AST, wanted: Callable[[ast.AST], bool]) -> int:
-    return 1 if wanted(node) else sum(_count(c, wanted) for _, _, c in _children(node))
+    return 1 if wanted(node) else sum(_count(c, wanted) for c in children(node))
 
 
 def _is_step_minus_one(node: ast.AST) -> bool:
@@ -151,7 +142,7 @@ def _body_without_minus_one(lit: ast.AST) -> Iterator[int]:
                 yield index
             index += 1
             return
-        for _, _, child in _children(node):
+        for child in children(node):
             yield from walk(child, inside or _is_step_minus_one(node))
 
     yield from walk(lit, False)

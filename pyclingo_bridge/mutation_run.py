@@ -44,6 +44,7 @@ import clingo.ast as ast
 from clingo import Control, Symbol, SymbolType
 
 from . import resources
+from .ast_text import children
 from .cards import refused_bundled_cards
 from .coverage import EDITIONS, matches, witnesses
 from .engine import ORDERS_ONCE, TIMEOUT, solve, solve_keeping_control
@@ -98,10 +99,8 @@ def _constants(stmt: ast.AST) -> frozenset[str]:
         if node.ast_type == ast.ASTType.SymbolicTerm and node.symbol.type == SymbolType.Function \
                 and not node.symbol.arguments:
             found.add(node.symbol.name)
-        for key in node.child_keys:
-            child = getattr(node, key)
-            for c in (child if isinstance(child, (list, ast.ASTSequence)) else [child] if child else []):
-                walk(c)
+        for child in children(node):
+            walk(child)
 
     walk(stmt.head)
     return frozenset(found)

@@ -16,6 +16,7 @@ from typing import Callable, NamedTuple
 from clingo import Symbol, SymbolType, ast, parse_term
 
 from . import cards, prescan
+from .ast_text import children
 from .cards import CardLibrary, suggest
 from .errors import Location, ScenarioError
 from .observable import Names, created_token
@@ -191,11 +192,8 @@ def _check_term(node: ast.AST) -> None:
     if kind not in _TERM_NODES:
         what = {ast.ASTType.Interval: "an interval", ast.ASTType.BinaryOperation: "arithmetic"}.get(kind, str(kind))
         raise ScenarioError(_loc(node), f"{what} in a fact: write each value out")
-    for key in node.child_keys:
-        child = getattr(node, key)
-        for sub in child if isinstance(child, (list, ast.ASTSequence)) else [child]:
-            if isinstance(sub, ast.AST):
-                _check_term(sub)
+    for child in children(node):
+        _check_term(child)
 
 
 #: the most facts one statement may stand for once its pools (`a(1; 2).`) are multiplied out

@@ -34,6 +34,7 @@ from typing import Iterable, NamedTuple
 
 import clingo.ast as ast
 
+from .ast_text import children
 from .resources import parse_alone
 
 A = ast.ASTType
@@ -71,17 +72,6 @@ def game_files(asp: Path) -> list[Path]:
     return [p for d in GAME_FOLDERS for p in sorted((asp / d).glob("*.lp"))]
 
 
-def _children(node: ast.AST) -> Iterable[ast.AST]:
-    for key in node.child_keys:
-        child = getattr(node, key)
-        if child is None:
-            continue
-        if isinstance(child, ast.AST):
-            yield child
-        else:
-            yield from child
-
-
 def _collect(node: ast.AST, atoms: list, comparisons: list) -> None:
     if node.ast_type == A.SymbolicAtom:
         if node.symbol.ast_type == A.Function:
@@ -89,7 +79,7 @@ def _collect(node: ast.AST, atoms: list, comparisons: list) -> None:
         return
     if node.ast_type == A.Comparison:
         comparisons.append(node)
-    for child in _children(node):
+    for child in children(node):
         _collect(child, atoms, comparisons)
 
 
@@ -98,7 +88,7 @@ def _variables(node: ast.AST, found: set[str]) -> set[str]:
         if node.name != "_":
             found.add(node.name)
     else:
-        for child in _children(node):
+        for child in children(node):
             _variables(child, found)
     return found
 

@@ -21,6 +21,7 @@ import clingo.ast as ast
 import pytest
 
 from asp_helpers import ASP, MAIN
+from pyclingo_bridge.ast_text import children
 from pyclingo_bridge.coverage import RULE_STRING, rule_tags, statements
 
 RULE_NUMBERS = frozenset(
@@ -122,13 +123,8 @@ def next_step_reads(node: ast.AST) -> list[str]:
                       and s.symbol.number > 0 for s in sides)
             if var and num:
                 found.append(str(n))
-        for key in n.child_keys:
-            child = getattr(n, key)
-            if child is None:
-                continue
-            for c in (child if isinstance(child, ast.ASTSequence) or isinstance(child, list)
-                      else [child]):
-                walk(c)
+        for child in children(n):
+            walk(child)
 
     walk(node)
     return found
