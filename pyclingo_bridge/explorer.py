@@ -45,7 +45,7 @@ from .progress import Progress
 from .scenario import Scenario
 from .step_program import StepProgram, WholeGame
 from .explorer_shards import MIN_STATES
-from .step_state import STATE_PREDICATES, State, state_facts
+from .step_state import STATE_SHOWN, State, state_facts
 from .symbol_text import text_of
 
 #: outcome/1 atoms that record the line's history, not the final state (checks/outcomes.lp)
@@ -191,13 +191,6 @@ class Exploration:
             found.update(self.program.whole_game.atoms(map(text_of, found), ending.end))
         return tuple(sorted(found))
 
-
-#: shown by the explorer's step program only: the state after the step (the horizon of a step's
-#: grounding) and whether the game is quiescent then, so that a model is read without its other atoms
-STATE_SHOWN = "".join(f"#show state({p}({', '.join(f'X{i}' for i in range(n - 1))})) : "
-                      f"{p}({', '.join([*(f'X{i}' for i in range(n - 1)), 'horizon'])}).\n"
-                      for p, n in STATE_PREDICATES.items()) + "#show quiet : quiescent(horizon).\n" \
-    "#show quiet_at(T) : quiescent(T), step(T), start < T, T < horizon.\n"
 
 #: the longest run of steps ground as one (a window, below)
 MAX_WINDOW = 8

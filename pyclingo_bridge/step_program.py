@@ -27,6 +27,7 @@ without a step is made once, in the static program, or is an error of the encodi
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -37,8 +38,9 @@ from clingo import Control, Function, ast
 from clingo.ast import ASTType as A
 
 from . import resources, step_relevance
-from .ast_text import NAME, names
+from .ast_text import NAME, children, names
 from .errors import EncodingError, Location
+from .step_state import STATE_SHOWN
 from .vocabulary import cache_dir, files_digest, store_cached
 
 #: constants whose value changes from one step's grounding to the next
@@ -65,13 +67,8 @@ def _atoms_and_constants(node, atoms: set, constants: set) -> None:
         constants.add(node.name)
     if node.ast_type == A.SymbolicTerm and node.symbol.type.name == "Function" and not node.symbol.arguments:
         constants.add(node.symbol.name)
-    for key in node.child_keys:
-        child = getattr(node, key)
-        if child is None:
-            continue
-        for item in (child if isinstance(child, (list, ast.ASTSequence)) else [child]):
-            if isinstance(item, ast.AST):
-                _atoms_and_constants(item, atoms, constants)
+    for child in children(node):
+        _atoms_and_constants(child, atoms, constants)
 
 
 class _Rule:
@@ -269,10 +266,8 @@ def _symbolic_atoms(node) -> Iterable:
     for item in (node if isinstance(node, (list, ast.ASTSequence)) else [node]):
         if item.ast_type == A.SymbolicAtom:
             yield item
-        for key in item.child_keys:
-            child = getattr(item, key)
-            if isinstance(child, (ast.AST, list, ast.ASTSequence)):
-                yield from _symbolic_atoms(child)
+        for child in children(item):
+            yield from _symbolic_atoms(child)
 
 
 class WholeGame:
@@ -332,6 +327,29 @@ def _whole_game_split(files: list[Path]) -> tuple[list[Path], list[Path]]:
     return ([f for f in files if Path(f).resolve() not in whole], [f for f in files if Path(f).resolve() in whole])
 
 
+def _encodings_reads(step_text: str, statements: list) -> list:
+    """step_relevance.statement_reads of each of the encodings' step statements, kept in the cache
+    folder under a hash of their text (walking their syntax trees takes about 0.2 s)."""
+    cached = cache_dir() / f"step-reads-{hashlib.sha256(step_text.encode()).hexdigest()[:20]}.json"
+    try:
+        reads = json.loads(cached.read_text())
+        if isinstance(reads, list) and len(reads) == len(statements):
+            return reads
+    except (OSError, ValueError):
+        pass
+    reads = [step_relevance.statement_reads(s) for s in statements]
+    store_cached(cached, json.dumps(reads).encode())
+    return reads
+
+
+@functools.cache
+def _state_reads() -> frozenset[tuple[str, int]]:
+    """The predicates the explorer's #show statements of the state read (step_state.STATE_SHOWN)."""
+    statements: list = []
+    ast.parse_string(STATE_SHOWN, _collector(statements))
+    return frozenset(tuple(p) for stm in statements for p in step_relevance.statement_reads(stm)[2])
+
+
 class StepProgram:
     """A scenario's encodings, split once (module docstring); `control(t, world=w)` is the step program
     for the step after t with the facts of world w (worlds: the static program's answer sets;
@@ -351,6 +369,7 @@ class StepProgram:
         encodings = _step_statements(step_text)
         own_step = [s for s, is_static in zip(own, own_static) if not is_static]
         self.step_statements = encodings + own_step
+        self._reads = _encodings_reads(step_text, encodings) + [step_relevance.statement_reads(s) for s in own_step]
         self.worlds = self._solve_static(static_text, kept + shared)
         self.static_atoms = self.worlds[0] if self.worlds else []
         ids = frozenset().union(*(step_relevance.piece_ids(w) for w in self.worlds))
@@ -367,13 +386,19 @@ class StepProgram:
         self.whole_game = WholeGame(whole, shown)
 
     def world_program(self, world: int = 0) -> tuple[list, dict[str, str]]:
-        """The step statements that can apply in a world (step_relevance.py), and the world's atoms
-        as facts by predicate name, those the statements name first (under ""); computed once a world."""
+        """The step statements that can apply in a world and derive what something reads
+        (step_relevance.py: what the statements show or constrain, and the state the explorer shows,
+        STATE_SHOWN), and the world's atoms as facts by predicate name, those the statements name
+        first (under ""); computed once a world."""
         if world not in self._world_programs:
             atoms = self.worlds[world]
             statements = self.step_statements
+            kept = range(len(statements))
             if self._relaxed is not None:
-                statements = step_relevance.kept(statements, _relevant_rules(self._relaxed, atoms))
+                relevant = _relevant_rules(self._relaxed, atoms)
+                kept = [i for i, s in enumerate(statements) if s.ast_type != A.Rule or i in relevant]
+            unread = step_relevance.unread_rules([self._reads[i] for i in kept], _state_reads())
+            statements = [statements[i] for n, i in enumerate(kept) if n not in unread]
             named = set(NAME.findall("\n".join(map(str, statements))))
             facts: dict[str, list[str]] = {"": []}
             for a in atoms:

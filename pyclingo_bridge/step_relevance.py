@@ -23,6 +23,20 @@ statement (#show, #const, #defined) is kept.
 
 If some rule cannot be relaxed safely (a variable bound only by what the relaxation drops), every
 rule is kept: the pruning is an optimisation, never a change of the game.
+
+A rule that can apply may still derive what nothing reads (`unread_rules`): the explorer reads a
+step's shown atoms only (the #show statements, with the state it shows: step_state.STATE_SHOWN),
+and an answer set must satisfy every constraint. A predicate is *needed* if a #show statement, a
+constraint or another statement that is not a rule names it, if a choice or disjunction derives it
+(leaving out a rule that derives an atom a choice may also derive would leave that atom free), or
+if a needed rule reads it (in its body, an aggregate or a condition); the other rules derive only
+unneeded predicates and are left out too (in a world with no effect that reads colours, the colours
+of every object at every step: `has_color/3`). The needed rules are a splitting set of the step
+program, so each answer set of theirs is the projection of answer sets of the whole; it is of
+exactly one when the rules left out are stratified, which is checked: an unneeded predicate that
+depends on itself (a loop, through negation or not) is needed, with what it reads. The shown atoms
+of every answer set are then those of the whole step program, and so is their number (the haunt
+chain of 20 links: 6 % less CPU; benchmarks/analysis.md).
 """
 
 from __future__ import annotations
@@ -33,7 +47,7 @@ from typing import Iterable
 from clingo import Control, Function, Symbol, SymbolType, ast, parse_term
 from clingo.ast import ASTType as A
 
-from .ast_text import NAME, variables
+from .ast_text import NAME, children, variables
 
 #: every number of the relaxation
 N = "n"
@@ -287,3 +301,104 @@ def relevant(statements: list, world: Iterable[Symbol], options: Iterable[str] =
 def kept(statements: list, rules: set[int]) -> list:
     """The statements with only the rules numbered in rules (every other statement kept)."""
     return [s for i, s in enumerate(statements) if s.ast_type != A.Rule or i in rules]
+
+
+def predicates(node) -> set[tuple[str, int]] | None:
+    """The predicates (name, arity; `-p` for a classically negated one) of the symbolic atoms below
+    node, in bodies, aggregates and conditions alike; None if one cannot be told (an atom that is
+    not a function: a pool of atoms, say)."""
+    found: set[tuple[str, int]] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if item.ast_type == A.SymbolicAtom:
+            sym = item.symbol
+            if sym.ast_type == A.UnaryOperation and sym.argument.ast_type == A.Function:
+                found.add(("-" + sym.argument.name, len(sym.argument.arguments)))
+            elif sym.ast_type == A.Function:
+                found.add((sym.name, len(sym.arguments)))
+            else:
+                return None
+            continue
+        stack.extend(children(item))
+    return found
+
+
+#: what a statement derives and reads, for unread_rules: ("rule", its one head predicate, what its
+#: body reads) for a normal rule, ("root", None, every predicate it names) for anything else (a
+#: #show, a constraint, a choice, a disjunction, an #external, ...); a predicate is [name, arity]
+#: (lists: kept in the cache folder as JSON); None for a statement whose atoms cannot be told
+Reads = tuple[str, list | None, list[list]]
+
+
+def statement_reads(stm) -> Reads | None:
+    """What the statement derives and reads (Reads)."""
+    if stm.ast_type == A.ShowSignature:
+        return "root", None, [[("-" if not stm.positive else "") + stm.name, stm.arity]]
+    if stm.ast_type != A.Rule:
+        named = predicates(stm)
+        return None if named is None else ("root", None, sorted(map(list, named)))
+    body: set = set()
+    for lit in stm.body:
+        read = predicates(lit)
+        if read is None:
+            return None
+        body |= read
+    head = stm.head
+    derived = predicates(head)
+    if derived is None:
+        return None
+    if head.ast_type == A.Literal and head.atom.ast_type == A.SymbolicAtom and len(derived) == 1:
+        return "rule", list(next(iter(derived))), sorted(map(list, body))
+    # an integrity constraint (its head names nothing), a choice or a disjunction (its heads and
+    # their conditions: leaving out a rule that derives an atom a choice may derive frees it)
+    return "root", None, sorted(map(list, body | derived))
+
+
+def unread_rules(reads: list[Reads | None], roots: Iterable[tuple[str, int]] = ()) -> set[int]:
+    """The numbers (indices in reads: one Reads a statement, statement_reads) of the rules that
+    derive only what nothing needs (module docstring); roots: predicates needed besides those the
+    statements show or constrain (what the caller adds to the program: the explorer's STATE_SHOWN).
+    Empty if some statement's atoms cannot be told."""
+    if any(r is None for r in reads):
+        return set()
+    needed = set(roots)
+    normal: list[tuple[int, tuple[str, int], set[tuple[str, int]]]] = []
+    for i, (kind, head, named) in enumerate(reads):
+        if kind == "rule":
+            normal.append((i, tuple(head), {tuple(p) for p in named}))
+        else:
+            needed.update(tuple(p) for p in named)
+    defined = {h for _, h, _ in normal}
+    while True:
+        changed = True
+        while changed:
+            changed = False
+            for _, h, body in normal:
+                if h in needed and not body <= needed:
+                    needed |= body
+                    changed = True
+        # an unneeded predicate in a loop of unneeded ones is needed (only stratified rules are left out)
+        loops = _looping(((h, body & (defined - needed)) for _, h, body in normal if h not in needed))
+        if not loops:
+            return {i for i, h, _ in normal if h not in needed}
+        needed |= loops
+
+
+def _looping(edges: Iterable[tuple[tuple[str, int], set[tuple[str, int]]]]) -> set[tuple[str, int]]:
+    """The predicates that depend on themselves, given what each one's rules read."""
+    reads: dict[tuple[str, int], set[tuple[str, int]]] = {}
+    for head, body in edges:
+        reads.setdefault(head, set()).update(body)
+    looping = set()
+    for start in reads:
+        seen, stack = set(), list(reads[start])
+        while stack:
+            p = stack.pop()
+            if p == start:
+                looping.add(start)
+                break
+            if p not in seen:
+                seen.add(p)
+                stack.extend(reads.get(p, ()))
+    return looping

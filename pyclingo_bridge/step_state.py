@@ -22,6 +22,12 @@ State = tuple[str, ...]
 
 #: the state predicates (asp/core/time.lp): name -> arity; the step is the last argument
 STATE_PREDICATES: dict[str, int] = {"holds": 2, "waiting": 4, "last_known": 3}
+#: shown by the explorer's step program only: the state after the step (the horizon of a step's
+#: grounding) and whether the game is quiescent then, so that a model is read without its other atoms
+STATE_SHOWN = "".join(f"#show state({p}({', '.join(f'X{i}' for i in range(n - 1))})) : "
+                      f"{p}({', '.join([*(f'X{i}' for i in range(n - 1)), 'horizon'])}).\n"
+                      for p, n in STATE_PREDICATES.items()) + "#show quiet : quiescent(horizon).\n" \
+    "#show quiet_at(T) : quiescent(T), step(T), start < T, T < horizon.\n"
 
 
 def _step_of(atom: Symbol) -> int | None:

@@ -69,3 +69,15 @@ def test_step_objects_sorts_the_atoms_of_a_step_by_the_objects_they_name() -> No
     assert kinds["only replaced objects"] == sum(replaced.values()) > 0
     assert replaced["object"] >= 2 and replaced["name_of"] >= 2  # obj(bear1,0), obj(bear2,0) at least
     assert kinds["only objects it may become"] == sum(future.values()) > 0 and fluents > 0
+
+
+@pytest.mark.slow  # grounds the first line of the seed wipe
+def test_step_objects_sorts_a_windows_atoms_by_zone() -> None:
+    # after step 0 of the seed the bears and the artifact are on the battlefield: a window of 2 steps
+    # names them there, and objects they may become (no zone yet: the wipe moves the bears)
+    from pyclingo_bridge import resources
+    from benchmarks.step_objects import window_zones
+
+    kinds, predicates = window_zones(str(resources.scenarios_dir() / "seed_603_10a_wipe.lp"), 0, 2)
+    assert kinds["battlefield"] > 0 and predicates["battlefield"]["holds"] > 0
+    assert kinds["no zone"] > 0 and not {k for k in kinds if "graveyard" in k or "exile" in k}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from clingo import Control, ast, parse_term
 
-from pyclingo_bridge import resources, step_relevance
+from pyclingo_bridge import resources, step_program, step_relevance
 from pyclingo_bridge.explorer import STATE_SHOWN, first_line_states
 from pyclingo_bridge.scenario import load_scenario
 from pyclingo_bridge.step_program import StepProgram, _collector
@@ -141,8 +141,6 @@ def test_the_kept_relaxation_with_stand_ins_is_the_relaxation_with_the_values() 
     # (the edition, the horizon, the batch and order modes) and puts the values in its text
     from clingo import Function
 
-    from pyclingo_bridge import step_program
-
     scenario = load_scenario(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
     files, _ = step_program._whole_game_split(list(resources.encoding_files(scenario.card_files)))
     encodings = step_program._step_statements(step_program._encodings_parts(files, scenario.card_files)[1])
@@ -152,3 +150,62 @@ def test_the_kept_relaxation_with_stand_ins_is_the_relaxation_with_the_values() 
     assert kept.count(step_program._CONSTANT) > 10  # the constants are read by many rules
     filled = step_program._STAND_IN.sub(lambda m: step_relevance.abstract_symbol(constants[m[1]]), kept)
     assert filled == step_relevance.relaxation(encodings, constants)
+
+
+UNREAD = """
+a(1). a(2).
+#show p/1.
+p(X) :- q(X), not r(X).
+q(X) :- a(X).
+r(X) :- a(X), X > 1.
+lone(X) :- a(X).
+lonelier(X) :- lone(X), not a(X).
+c(X) :- a(X).
+:- c(3).
+counted(K) :- K = #count{ X : d(X) }.
+d(X) :- a(X).
+p(0) :- counted(K), K > 5.
+{ t(X) : a(X) }.
+t(X) :- a(X), X > 1.
+odd :- not odd, a(9).
+u(X) :- u(X), a(X).
+u(X) :- a(X).
+"""
+
+
+def test_a_rule_that_derives_what_nothing_reads_is_left_out() -> None:
+    # needed: p (shown), what p reads (q, r, the #count's d through counted), what a constraint reads
+    # (c), what a choice derives (t: leaving out its other rule would leave t(2) free); left out:
+    # lone and lonelier, read by nothing shown or constrained; kept although unread: a loop (odd
+    # through negation, u positively), so that every rule left out is stratified
+    statements: list = []
+    ast.parse_string(UNREAD, _collector(statements))
+    reads = [step_relevance.statement_reads(s) for s in statements]
+    unread = {str(statements[i]) for i in step_relevance.unread_rules(reads)}
+    assert unread == {"lone(X) :- a(X).", "lonelier(X) :- lone(X); not a(X)."}
+    assert step_relevance.unread_rules(reads, {("lonelier", 1)}) == set()  # what the caller adds reads it
+
+    def models(text: str) -> list:
+        ctl = Control(["0", "--warn=none"])
+        ctl.add("base", [], text)
+        ctl.ground([("base", [])])
+        found: list = []
+        ctl.solve(on_model=lambda m: found.append(sorted(map(str, m.symbols(shown=True)))))
+        return sorted(found)
+
+    kept = "".join(f"{s}\n" for i, s in enumerate(statements) if str(s) not in unread)
+    assert models(kept) == models(UNREAD) and len(models(UNREAD)) == 2  # t(1) chosen or not
+
+
+def test_a_world_whose_effects_read_no_colour_grounds_no_colour() -> None:
+    # the haunt chain's cards read neither colours nor subtypes: has_color/3 and has_subtype/3 can be
+    # derived at every step (every object has its printed colours), and nothing shown reads them
+    program = StepProgram(resources.encoding_files(), (SCENARIOS / "haunt_chain_three_links.lp").read_text(), OPTIONS)
+    pruned, _ = program.world_program(0)
+    relevant = step_relevance.kept(program.step_statements,
+                                   step_program._relevant_rules(program._relaxed, program.worlds[0]))
+    heads = {str(s).split("(", 1)[0] for s in relevant if s.ast_type == ast.ASTType.Rule}
+    assert {"has_color", "has_subtype"} <= heads  # they can apply
+    kept_heads = {str(s).split("(", 1)[0] for s in pruned if s.ast_type == ast.ASTType.Rule}
+    assert not {"has_color", "has_subtype"} & kept_heads
+    assert {"has_type", "holds", "violation"} <= kept_heads
