@@ -369,6 +369,11 @@ def unread_rules(reads: list[Reads | None], roots: Iterable[tuple[str, int]] = (
             normal.append((i, tuple(head), {tuple(p) for p in named}))
         else:
             needed.update(tuple(p) for p in named)
+    # a classically negated -p comes with the constraint that p and -p are not both true, which
+    # reads both: they are needed (none of the encodings has one, a scenario's rules might)
+    named_anywhere = {tuple(p) for r in reads for p in r[2]} | {h for _, h, _ in normal}
+    needed.update(x for name, arity in named_anywhere if name.startswith("-")
+                  for x in ((name, arity), (name[1:], arity)))
     defined = {h for _, h, _ in normal}
     while True:
         changed = True

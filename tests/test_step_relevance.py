@@ -195,6 +195,11 @@ def test_a_rule_that_derives_what_nothing_reads_is_left_out() -> None:
 
     kept = "".join(f"{s}\n" for i, s in enumerate(statements) if str(s) not in unread)
     assert models(kept) == models(UNREAD) and len(models(UNREAD)) == 2  # t(1) chosen or not
+    # p and -p are never both true: a rule of either is needed when the other is
+    negated: list = []
+    ast.parse_string("a(1). #show b/1. b(X) :- a(X), not x(X). x(X) :- -y(X). -y(X) :- a(X). y(X) :- a(X).",
+                     _collector(negated))
+    assert step_relevance.unread_rules([step_relevance.statement_reads(s) for s in negated]) == set()
 
 
 def test_a_world_whose_effects_read_no_colour_grounds_no_colour() -> None:
