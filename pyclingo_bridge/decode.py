@@ -211,6 +211,8 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("condition_unmet", 2): lambda c, a: c.at("condition_unmet", a[1], text_of(a[0])),
     ("at_once", 1): lambda c, a: c.at("at_once", a[0], True),
     ("rules_edition", 1): lambda c, a: setattr(c, "edition", text_of(a[0])),
+    # read by expectations from the answer set's atoms; the trigger table of `enumerate` says it too
+    ("looks_forward_inferred", 1): lambda c, a: None,
     ("unfinished", 0): lambda c, a: setattr(c, "unfinished", True),
     ("game_ends", 1): lambda c, a: setattr(c, "game_ends", a[0].number),
     ("violation", 2): lambda c, a: c.lists["violations"].append((text_of(a[0]), a[1].number)),

@@ -35,6 +35,7 @@ ROLES: dict[tuple[str, int], tuple[str | None, ...]] = {
     ("violation", 2): (None, "step"),
     ("script_failed", 2): (None, None),  # a script action N, or trigger_target(Src, Ab, K) for a pin
     ("rules_edition", 1): ("edition",),
+    ("looks_forward_inferred", 1): (None,),
     ("game_ends", 1): ("step",),
     ("haunt_link", 4): (None, None, "step", None),
     ("haunt_chain", 3): ("piece", "piece", "count"),
