@@ -26,29 +26,34 @@ from pyclingo_bridge.step_state import state_facts
 OBJECT = re.compile(r"obj\((\w+),(\d+)\)")
 
 
-def step_objects(path: str, step: int) -> tuple[Counter, Counter, Counter, int]:
-    """(atoms by kind, replaced-only atoms by predicate, future-only atoms by predicate, fluents)."""
+def _ground(path: str, step: int, window: int = 1) -> tuple[tuple[str, ...], list]:
+    """The state after STEP of the scenario's first line, and the non-fact atoms (symbols) of the
+    grounding of the WINDOW steps after it."""
     program, states = first_line_states(load_scenario(path), step + 1)
     state = states[step]
+    ctl = program.control(step, state_facts(state, step) + STATE_SHOWN, horizon=step + window)
+    ctl.ground([("base", [])])
+    return state, [atom.symbol for atom in ctl.symbolic_atoms if not atom.is_fact]
+
+
+def step_objects(path: str, step: int) -> tuple[Counter, Counter, Counter, int]:
+    """(atoms by kind, replaced-only atoms by predicate, future-only atoms by predicate, fluents)."""
+    state, atoms = _ground(path, step)
     latest: dict[str, int] = {}
     for fluent in state:
         for card, n in OBJECT.findall(fluent):
             latest[card] = max(latest.get(card, -1), int(n))
-    ctl = program.control(step, state_facts(state, step) + STATE_SHOWN)
-    ctl.ground([("base", [])])
     kinds, replaced, future = Counter(), Counter(), Counter()
-    for atom in ctl.symbolic_atoms:
-        if atom.is_fact:
-            continue
-        named = [(card, int(n)) for card, n in OBJECT.findall(str(atom.symbol))]
+    for symbol in atoms:
+        named = [(card, int(n)) for card, n in OBJECT.findall(str(symbol))]
         if not named:
             kinds["no object"] += 1
         elif all(n < latest.get(card, n + 1) for card, n in named):
             kinds["only replaced objects"] += 1
-            replaced[atom.symbol.name] += 1
+            replaced[symbol.name] += 1
         elif all(n > latest.get(card, -1) for card, n in named):
             kinds["only objects it may become"] += 1
-            future[atom.symbol.name] += 1
+            future[symbol.name] += 1
         else:
             kinds["a latest object"] += 1
     return kinds, replaced, future, len(state)
@@ -60,20 +65,15 @@ ZONE = re.compile(r"holds\(in_zone\(obj\((\w+),(\d+)\),(\w+)\)\)")
 def window_zones(path: str, step: int, window: int) -> tuple[Counter, dict[str, Counter]]:
     """(non-fact atoms of the window by the zones after STEP of the objects they name, "+"-joined;
     the predicates of each)."""
-    program, states = first_line_states(load_scenario(path), step + 1)
-    state = states[step]
+    state, atoms = _ground(path, step, window)
     zone = {(m[1], int(m[2])): m[3] for m in map(ZONE.fullmatch, state) if m}
-    ctl = program.control(step, state_facts(state, step) + STATE_SHOWN, horizon=step + window)
-    ctl.ground([("base", [])])
     kinds: Counter = Counter()
     predicates: dict[str, Counter] = {}
-    for atom in ctl.symbolic_atoms:
-        if atom.is_fact:
-            continue
-        named = {zone.get((card, int(n)), "no zone") for card, n in OBJECT.findall(str(atom.symbol))}
+    for symbol in atoms:
+        named = {zone.get((card, int(n)), "no zone") for card, n in OBJECT.findall(str(symbol))}
         kind = "+".join(sorted(named)) or "no object"
         kinds[kind] += 1
-        predicates.setdefault(kind, Counter())[atom.symbol.name] += 1
+        predicates.setdefault(kind, Counter())[symbol.name] += 1
     return kinds, predicates
 
 
