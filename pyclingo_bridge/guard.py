@@ -27,7 +27,6 @@ it.
 from __future__ import annotations
 
 import atexit
-import multiprocessing
 import os
 import resource
 import signal
@@ -100,6 +99,8 @@ def parse_size(text: str) -> int | None:
 def _ctx():
     global _context
     if _context is None:
+        import multiprocessing  # here: importing the engine (engine.TIMEOUT) need not pay it (15 ms)
+
         _context = multiprocessing.get_context("forkserver")
         # imported once by the server, then shared by every child it forks
         _context.set_forkserver_preload(["pyclingo_bridge.jobs"])

@@ -129,11 +129,25 @@ def parse_alone(path: Path, callback: Callable[[ast.AST], None], logger=None) ->
     ast.parse_string(prescan.blank_includes(text), callback, logger=logger)
 
 
+#: the file sets (paths, modification times, sizes) a Control of this process has loaded (load)
+_loaded_once: set[tuple] = set()
+
+
 def load(ctl, card_files: Iterable[Path] | None = None, main: Path | None = None) -> None:
-    """Load every encoding file into a clingo Control by its absolute path (see encoding_files):
-    the statements each file parses to, parsed once a process (statements()), or clingo's own
-    parse of every file when one does not parse cleanly (clingo then says why, to ctl's logger)."""
+    """Load every encoding file into a clingo Control by its absolute path (see encoding_files).
+    The first Control of a process over a set of files has clingo parse them (its own parser, in
+    C++: about 40 ms for the encodings and the bundled cards, where parsing them into statements
+    for Python costs some 85 ms, what a one-shot `lookback run` would pay for nothing); every later
+    one gets the statements each file parses to, parsed once a process (statements(): about 20 ms
+    a Control). Clingo's own parse of every file, too, when one does not parse cleanly (clingo then
+    says why, to ctl's logger)."""
     files = encoding_files(card_files, main)
+    stamps = tuple((str(path), *_stamp(path)) for path in files)
+    if stamps not in _loaded_once:
+        _loaded_once.add(stamps)
+        for path in files:
+            ctl.load(str(path))
+        return
     parsed = [statements(path) for path in files]
     if any(p is None for p in parsed):
         for path in files:
@@ -151,8 +165,13 @@ def statements(path: Path) -> tuple[ast.AST, ...] | None:
     #includes a file (clingo would look for it in the working folder). Kept by path, modification
     time and size: a Control built from them costs half of one that parses the encodings and the
     bundled cards again (about 20 ms against 40 ms), and a process makes many."""
+    return _statements(str(path), *_stamp(path))
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """A file's modification time and size: what tells an edit of it."""
     stat = os.stat(path)
-    return _statements(str(path), stat.st_mtime_ns, stat.st_size)
+    return stat.st_mtime_ns, stat.st_size
 
 
 @lru_cache(maxsize=512)  # the encodings, the cards and one copy of them (a mutation run copies asp/ for each mutant)

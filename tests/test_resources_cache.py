@@ -49,3 +49,21 @@ def test_a_file_that_does_not_parse_is_left_to_clingo(tmp_path) -> None:
     with pytest.raises(RuntimeError):
         resources.load(ctl, card_files=[bad])
     assert any(f"{bad}:1:" in m for m in messages), messages
+
+
+def test_the_first_control_of_a_process_has_clingo_parse_the_files(tmp_path, monkeypatch) -> None:
+    # a one-shot run makes one Control: clingo's own parser is faster than parsing into statements
+    # for Python; a second Control over the same files gets the statements, parsed once
+    copy = tmp_path / "asp"
+    shutil.copytree(resources.asp_dir(), copy)
+    parsed: list = []
+    statements = resources.statements
+    monkeypatch.setattr(resources, "statements", lambda path: parsed.append(path) or statements(path))
+    controls = []
+    for _ in range(2):
+        ctl = Control(["--warn=none"])
+        resources.load(ctl, main=copy / "main.lp")
+        ctl.ground([("base", [])])
+        controls.append(sorted(str(a.symbol) for a in ctl.symbolic_atoms if a.is_fact))
+    assert parsed == list(resources.encoding_files(main=copy / "main.lp"))  # the second Control only
+    assert controls[0] == controls[1]
