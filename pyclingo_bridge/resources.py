@@ -136,7 +136,7 @@ _loaded_once: set[tuple] = set()
 def load(ctl, card_files: Iterable[Path] | None = None, main: Path | None = None) -> None:
     """Load every encoding file into a clingo Control by its absolute path (see encoding_files).
     The first Control of a process over a set of files has clingo parse them (its own parser, in
-    C++: about 40 ms for the encodings and the bundled cards, where parsing them into statements
+    C++: about 30 ms for the encodings and the bundled cards, where parsing them into statements
     for Python costs some 85 ms, what a one-shot `lookback run` would pay for nothing); every later
     one gets the statements each file parses to, parsed once a process (statements(): about 20 ms
     a Control). Clingo's own parse of every file, too, when one does not parse cleanly (clingo then
@@ -148,7 +148,7 @@ def load(ctl, card_files: Iterable[Path] | None = None, main: Path | None = None
         for path in files:
             ctl.load(str(path))
         return
-    parsed = [statements(path) for path in files]
+    parsed = [_statements(*stamp) for stamp in stamps]  # statements(), without a second stat of each file
     if any(p is None for p in parsed):
         for path in files:
             ctl.load(str(path))

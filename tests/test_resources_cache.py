@@ -57,13 +57,13 @@ def test_the_first_control_of_a_process_has_clingo_parse_the_files(tmp_path, mon
     copy = tmp_path / "asp"
     shutil.copytree(resources.asp_dir(), copy)
     parsed: list = []
-    statements = resources.statements
-    monkeypatch.setattr(resources, "statements", lambda path: parsed.append(path) or statements(path))
+    statements = resources._statements  # what statements() reads, by path, modification time and size
+    monkeypatch.setattr(resources, "_statements", lambda path, *stamp: parsed.append(path) or statements(path, *stamp))
     controls = []
     for _ in range(2):
         ctl = Control(["--warn=none"])
         resources.load(ctl, main=copy / "main.lp")
         ctl.ground([("base", [])])
         controls.append(sorted(str(a.symbol) for a in ctl.symbolic_atoms if a.is_fact))
-    assert parsed == list(resources.encoding_files(main=copy / "main.lp"))  # the second Control only
+    assert parsed == [str(p) for p in resources.encoding_files(main=copy / "main.lp")]  # the second Control only
     assert controls[0] == controls[1]
