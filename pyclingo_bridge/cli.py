@@ -265,7 +265,8 @@ def main() -> None:
 def run(scenario: str, edition: str | None, as_json: bool, show_all: bool, fmt: str | None, max_models: int,
         driver: str, timeout: float | None, max_memory: int | None, token_rounds: int | None,
         card_dirs: tuple[str, ...], override_cards: bool) -> None:
-    """Solve SCENARIO and print the timeline of its first answer set (all with --all). With
+    """Solve SCENARIO and print the timeline of its first answer set (all with --all). Past 100
+    answer sets it lists no more and counts the lines of play as `enumerate` does. With
     --driver steps: one witness line of play (with --all, one per distinct outcome) and the counts
     of lines of play and of distinct outcomes. --format dot: the first answer set's timeline as a
     Graphviz graph (steps, triggers as arrows to the state they read, haunt links); svg: drawn.

@@ -84,6 +84,44 @@ def explore_file(path: str, *, edition: str | None = None, timeout: float | None
     return result, lines
 
 
+#: `lookback run` shows one answer set of the unrolled program and counts the others; it lists at
+#: most so many. Past them the count is of lines of play, as `lookback enumerate` counts them (the
+#: orders of interchangeable triggers once, a batch that nothing can interrupt resolved as one:
+#: asp/triggers/batches.lp), which needs no answer set listed: 9 simultaneous triggers are 9! =
+#: 362,880 answer sets, some 30 minutes to list (issue 18), and 1,680 lines of play counted in
+#: half a second. No bundled scenario has more than 48 answer sets.
+LISTED = 100
+
+
+def listed_run(path: str, *, edition: str | None = None, timeout: float | None = None,
+               token_rounds: int | None = None, library: CardLibrary | None = None,
+               text: str | None = None) -> tuple[Run, Lines | None]:
+    """solve_file for `lookback run` showing one answer set: the first of the unrolled program's
+    answer sets in sorted order, listed as far as LISTED of them (decide.run, holding one). If
+    there are more, the first of those listed, and the lines of play and distinct outcomes as
+    `lookback enumerate` finds them (enumeration.enumerate_outcomes; the count of answer sets is
+    then unknown): the Run, its outcomes those of the enumeration, and the Lines; else the Run
+    and None."""
+    from . import decide
+    from .enumeration import enumerate_outcomes
+
+    started = guard.run_started()
+    scenario = load_scenario(path, library=library, text=text)
+    options = clingo_options(token_rounds)
+    result = decide.run(scenario, edition=edition, max_models=LISTED + 1, timeout=time_left(timeout, started),
+                        options=options, keep=1)
+    if result.exhausted or result.answer_sets <= LISTED:  # all listed, or cut short by the time limit
+        guard.searched()
+        if error := run_error(result):
+            raise error
+        return result, None
+    counted = enumerate_outcomes(scenario, edition=edition, timeout=time_left(timeout, started), options=options)
+    guard.searched()
+    outcomes = frozenset(frozenset(f"outcome({x})" for x in o.atoms) for o in counted.outcomes)
+    return (result._replace(exhausted=counted.complete, cut_short=counted.cut_short, outcomes=outcomes),
+            Lines(counted.lines, counted.exact, counted.cut_short))
+
+
 def decode_in_time(models: list, timeout: float | None) -> list:
     """The answer sets decoded for the report, in order, as many as the report's share of the time
     limit allows (guard.REPORT_SHARE, most of it: the rest is for printing them); at least the
@@ -119,30 +157,35 @@ def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, ma
     """The whole output of `lookback run`: the timeline(s), and the minimal conflict of a scenario
     without an answer set. driver steps: the explorer's witness lines, one per distinct outcome,
     and its counts (step_driver.py)."""
-    lines = None
+    lines, listed = None, None
     if driver == "steps":
         result, lines = explore_file(path, edition=edition, timeout=timeout, token_rounds=token_rounds,
                                      library=library, text=text)
-    else:  # the horizon grown by queries; only the answer sets shown are held (decide.run)
+    elif show_all and fmt not in ("dot", "svg") or max_models:  # the answer sets asked for, each listed
         from functools import partial
 
         from . import decide
         keep = None if show_all and fmt not in ("dot", "svg") else 1
         result = solve_file(path, edition=edition, max_models=max_models, timeout=timeout, token_rounds=token_rounds,
                             library=library, text=text, how=partial(decide.run, keep=keep))
+    else:  # one answer set shown: at most LISTED listed, past them the lines of play counted
+        result, lines = listed_run(path, edition=edition, timeout=timeout, token_rounds=token_rounds,
+                                   library=library, text=text)
+        listed = LISTED if lines is not None else None
     shown = result.models if show_all and fmt not in ("dot", "svg") else result.models[:1]
     models = decode_in_time(shown, timeout)  # the report counts the rest undecoded
     if fmt in ("dot", "svg"):
         from . import dot
         # the count says whether it is all of them (a graph must not claim more than the run showed)
         stopped = "" if result.exhausted else f" found before the run stopped ({result.cut_short})"
-        title = f"{path}: answer set 1 of {result.answer_sets}{stopped}, edition {result.edition}" if models else \
+        of = f"more than {listed}" if listed is not None else result.answer_sets
+        title = f"{path}: answer set 1 of {of}{stopped}, edition {result.edition}" if models else \
             f"{path}: no answer set{stopped}"
         graph = dot.timeline(models[0], result.scenario.script, title) if models else \
             f"digraph timeline {{\n  label={dot.quote(title)};\n}}\n"
         return RunReport(dot.svg(graph, path) if fmt == "svg" else graph, own_card_notes(result.scenario, library),
                          result.cut_short is not None)
-    report = (json_report if as_json else text_report)(result, models, show_all, lines)
+    report = (json_report if as_json else text_report)(result, models, show_all, lines, listed)
     if not result.models and result.exhausted:
         from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json
         conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout)

@@ -183,12 +183,17 @@ def timeline(model: AnswerSet, script: dict[int, Symbol], title: str = ANSWER_SE
     return lines
 
 
-def summary(run: Run, lines: Lines | None = None) -> str:
+def summary(run: Run, lines: Lines | None = None, listed: int | None = None) -> str:
     """Answer set (or, with the explorer, lines of play) and outcome counts, and whether the
-    enumeration was complete."""
+    enumeration was complete. listed: the unrolled program has more answer sets than that, listed
+    no further (jobs.LISTED), and lines counts its lines of play."""
     horizon = run.horizon if run.horizon is not None else "none (stopped before the run ended)"
     if lines is not None:
         count = f"{lines.count} (all counted)" if lines.exact else f"at least {lines.count} (cut short: {lines.cut_short})"
+        if listed is not None:
+            return (f"answer sets: more than {listed} (listed no further; --all lists them); lines of play: {count}, "
+                    f"as lookback enumerate counts them; distinct outcomes: {len(run.outcome_sets())}; "
+                    f"horizon: {horizon}")
         return (f"lines of play: {count}; distinct outcomes: {len(run.outcome_sets())}; "
                 f"horizon: {horizon} (driver: steps)")
     state = "all enumerated" if run.exhausted else f"cut short: {run.cut_short}"
@@ -196,12 +201,14 @@ def summary(run: Run, lines: Lines | None = None) -> str:
             f"horizon: {horizon}")
 
 
-def text_report(run: Run, models: list[AnswerSet], show_all: bool, lines: Lines | None = None) -> str:
+def text_report(run: Run, models: list[AnswerSet], show_all: bool, lines: Lines | None = None,
+                listed: int | None = None) -> str:
     """The whole `lookback run` text output. models are the decoded answer sets to show (the
     first of them only, unless show_all); the counts are of all the run's answer sets. lines: the
     explorer's count of lines of play (`--driver steps`): then each of models is the witness line
-    of one distinct outcome."""
-    noun = ANSWER_SET if lines is None else WITNESS
+    of one distinct outcome; or, with listed, the unrolled program's past `listed` answer sets
+    (summary)."""
+    noun = ANSWER_SET if lines is None or listed is not None else WITNESS
     out = [f"scenario: {run.scenario.path}"]
     if not run.models:
         out.append(("no answer set: the program is unsatisfiable" if lines is None else
@@ -213,21 +220,27 @@ def text_report(run: Run, models: list[AnswerSet], show_all: bool, lines: Lines 
         plural = "answer sets" if lines is None else "witness lines of outcomes"
         out.append(f"{plural} {len(models) + 1}-{len(run.models)} not shown: their report would have "
                    "passed the time limit (--timeout)")
-    out.append(summary(run, lines))
+    out.append(summary(run, lines, listed))
     return "\n".join(out)
 
 
-def json_report(run: Run, models: list[AnswerSet], show_all: bool, lines: Lines | None = None) -> str:
+def json_report(run: Run, models: list[AnswerSet], show_all: bool, lines: Lines | None = None,
+                listed: int | None = None) -> str:
     """The same data as JSON, with sorted keys. With the explorer (lines given): `driver` is
     "steps", `lines_of_play` its count, `answer_sets` null (it holds no answer set of the whole
-    game) and `models` the witness lines (of one outcome each)."""
+    game) and `models` the witness lines (of one outcome each). With listed (the unrolled program
+    has more answer sets than that: summary): `answer_sets` null, `answer_sets_more_than` listed,
+    `lines_of_play` the count of lines of play."""
     payload = {
         "scenario": run.scenario.path, "edition": run.edition, "horizon": run.horizon,
         "answer_sets": run.answer_sets if lines is None else None,
         "distinct_outcomes": len(run.outcome_sets()),
-        "complete": run.exhausted, "cut_short": run.cut_short, "driver": "unrolled" if lines is None else "steps",
+        "complete": run.exhausted, "cut_short": run.cut_short,
+        "driver": "unrolled" if lines is None or listed is not None else "steps",
         "models": [plain(m) for m in (models if show_all else models[:1])],
     }
+    if listed is not None:
+        payload["answer_sets_more_than"] = listed
     if lines is not None:
         payload["lines_of_play"] = lines.count
     if show_all and len(models) < len(run.models):  # the rest would have passed the time limit

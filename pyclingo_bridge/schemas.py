@@ -44,7 +44,7 @@ VERDICT = obj(file=STR, line=INT, column=INT, expectation=STR, status={"enum": [
 
 SCHEMAS = {
     "run": document("lookback run --json", scenario=STR, edition=nullable(STR), driver=STR, horizon=INT,
-                    complete=BOOL, cut_short=nullable(STR), answer_sets=INT, distinct_outcomes=nullable(INT),
+                    complete=BOOL, cut_short=nullable(STR), answer_sets=nullable(INT), distinct_outcomes=nullable(INT),
                     models=arr(ANSWER_SET)),
     "check": document("lookback check --json",
                       runs=arr(obj(path=STR, edition=nullable(STR), cut_short=BOOL, bad_input=nullable(STR),

@@ -157,6 +157,53 @@ def test_run_counts_every_answer_set_but_decodes_only_those_it_shows() -> None:
     assert (data["answer_sets"], data["distinct_outcomes"], len(data["models"])) == (len(run.models), 2, 1)
 
 
+#: three different "whenever a creature dies" watchers of alice and two of her creatures die at once
+#: (Akroma's Vengeance; the watchers die with them and look back, CR 603.10a): 6 triggers, whose
+#: 6! = 720 orders are 720 answer sets (CR 603.3b), and 6! / (2! 2! 2!) = 90 lines of play (the two
+#: triggers of one watcher are interchangeable). The example artifact gains 2, Bastion of
+#: Remembrance drains 2, Dark Prophecy draws 2 and loses 2: alice 20 + 2 + 2 - 2 = 22, bob 18.
+SIX_TRIGGERS = (
+    "player(alice, 1). player(bob, 2). active_player(alice).\n"
+    "card(artifact, cr_example_artifact, alice). init_zone(artifact, battlefield).\n"
+    "card(bastion, bastion_of_remembrance, alice). init_zone(bastion, battlefield).\n"
+    "card(prophecy, dark_prophecy, alice). init_zone(prophecy, battlefield).\n"
+    "card(g0, grizzly_bears, alice). init_zone(g0, battlefield).\n"
+    "card(g1, grizzly_bears, alice). init_zone(g1, battlefield).\n"
+    "card(l0, grizzly_bears, alice). init_zone(l0, library).\n"
+    "card(l1, grizzly_bears, alice). init_zone(l1, library).\n"
+    "card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).\n")
+
+
+def test_run_past_the_listed_answer_sets_counts_lines_of_play(tmp_path) -> None:
+    # More answer sets than `run` lists (jobs.LISTED): it shows the first of those it listed and
+    # counts the lines of play as `enumerate` does, instead of listing every order (issue 18: 9
+    # such triggers are 9! answer sets).
+    from pyclingo_bridge.jobs import LISTED
+
+    path = tmp_path / "six.lp"
+    path.write_text(SIX_TRIGGERS)
+    assert LISTED < 720
+    text = invoke("run", str(path))
+    assert text.exit_code == 0, text.output
+    assert "  life: alice 22, bob 18" in text.output
+    assert (f"answer sets: more than {LISTED} (listed no further; --all lists them); lines of play: 90 "
+            "(all counted), as lookback enumerate counts them; distinct outcomes: 1" in text.output)
+    data = json.loads(invoke("run", str(path), "--json").output)
+    assert (data["answer_sets"], data["answer_sets_more_than"], data["lines_of_play"]) == (None, LISTED, 90)
+    assert (data["distinct_outcomes"], data["complete"], data["driver"], len(data["models"])) == (1, True, "unrolled", 1)
+    assert sorted(map(tuple, data["models"][0]["final_life"])) == [("alice", 22), ("bob", 18)]
+
+
+@pytest.mark.slow
+def test_the_six_triggers_have_720_answer_sets(tmp_path) -> None:
+    # what `run --all` lists of them (held one at a time): every order, CR 603.3b
+    from pyclingo_bridge import decide, load_scenario
+
+    path = tmp_path / "six.lp"
+    path.write_text(SIX_TRIGGERS)
+    assert decide.run(load_scenario(path), keep=1).answer_sets == 720
+
+
 def test_check_without_a_file_checks_every_bundled_scenario(monkeypatch) -> None:
     # the default of `lookback check` is resources.bundled_scenarios(), whatever they are
     two = [resources.scenarios_dir() / "seed_603_10a_wipe.lp", resources.scenarios_dir() / "choices_may_draw_harvester.lp"]
