@@ -352,6 +352,24 @@ CASES: dict[str, Case] = {
         never("has_ability(obj(sw,0),ab(soul_warden,1),0)"),
         cautious(f"trigger_count({SW},0)", "final_zone(bear1,battlefield)",
                  "final_life(alice,20)")]),
+    # 113.6: a permanent card's abilities function on the battlefield; in a hand, only one that
+    # says so. Soul Warden's enters ability does not, and nothing of the game reads the abilities
+    # of a card in hand: they are not derived there (characteristics.lp: abilities_asked/2).
+    "cr113_6_abilities_of_a_card_in_hand_are_not_derived": Case(prog("""
+        card(sw, soul_warden, alice). init_zone(sw, hand).
+        card(sw2, soul_warden, alice). init_zone(sw2, battlefield).
+        """), horizon=1, checks=[
+        num_models(1),
+        cautious("has_ability(obj(sw2,0),ab(soul_warden,1),0)", "has_ability(obj(sw2,0),ab(soul_warden,1),1)"),
+        never("has_ability(obj(sw,0),ab(soul_warden,1),0)", "has_ability(obj(sw,0),ab(soul_warden,1),1)")]),
+    # 113.6b, 702.52a: dredge functions while its card is in a graveyard, where a draw reads it.
+    "cr702_52a_dredge_is_an_ability_of_the_card_in_a_graveyard": Case(prog("""
+        card(gb, golgari_brownscale, alice). init_zone(gb, graveyard).
+        card(sw, soul_warden, alice). init_zone(sw, hand).
+        """), horizon=1, checks=[
+        num_models(1),
+        cautious("has_ability(obj(gb,0),ab(golgari_brownscale,2),0)"),
+        never("has_ability(obj(sw,0),ab(soul_warden,1),0)")]),
     # Look-back (603.10) sees the creature without abilities immediately before the wipe,
     # although the effect's source is destroyed at the same time.
     "cr603_10_lost_abilities_seen_looking_back": Case(prog(f"""
