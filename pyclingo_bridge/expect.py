@@ -15,12 +15,35 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from .engine import Run
+from .engine import ENUMERATE_OPTIONS, ORDERS_ONCE, Run
 from .errors import Location
 from .scenario import REFUSALS
 
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 _EVIDENCE_ATOMS = 4
+
+#: the shown atoms that name no step: the final state, the outcome, and what is counted over the
+#: whole game. A batch of triggers resolved as one (asp/triggers/batches.lp) gives every line the
+#: same of them as its objects resolved one at a time do; only the steps in between differ
+STEP_FREE = frozenset({("final_zone", 2), ("final_controller", 2), ("final_life", 2), ("final_pt", 3),
+                       ("outcome", 1), ("trigger_count", 2), ("haunt_chain", 3), ("script_failed", 2),
+                       ("rules_edition", 1), ("looks_forward_inferred", 1)})
+
+
+def step_free(scenario) -> bool:
+    """Whether no expectation of the scenario (of any edition) can tell a batch resolved as one
+    from its objects resolved one at a time: each names only STEP_FREE atoms, or counts outcomes or
+    lines of play (counted alike). `check` then plays the game in batches, as `enumerate` does
+    (engine.ENUMERATE_OPTIONS): nine simultaneous triggers are one step, not 1,680 lines."""
+    return bool(scenario.expectations) and all(
+        e.mode in ("outcomes", "lines") or all((a.name, len(a.arguments)) in STEP_FREE for a in e.atoms)
+        for e in scenario.expectations)
+
+
+def check_play(scenario) -> tuple[str, ...]:
+    """The clingo options `check` plays the scenario's game with (both drivers): in batches if
+    step_free, else every order of different triggers (interchangeable ones once)."""
+    return ENUMERATE_OPTIONS if step_free(scenario) else ORDERS_ONCE
 
 
 @dataclass(frozen=True)
@@ -149,11 +172,10 @@ def check(scenario, *, edition: str | None = None, timeout: float | None = None)
     checks (satisfiable, no violation). ScenarioError for the input errors the run reveals (a scripted
     action the game cannot perform), as the command says them."""
     from .decide import Questions
-    from .engine import ORDERS_ONCE
     from .enumeration import lines_of_play
     from .run_errors import run_error
 
-    questions = Questions(scenario, edition=edition, timeout=timeout, options=ORDERS_ONCE)
+    questions = Questions(scenario, edition=edition, timeout=timeout, options=check_play(scenario))
     if error := run_error(questions.run):
         raise error
     return questions.verdicts(lines_of_play(questions.run, timeout=timeout))

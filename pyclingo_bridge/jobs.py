@@ -21,9 +21,9 @@ from typing import NamedTuple
 
 from . import guard
 from .decode import decode
-from .engine import ORDERS_ONCE, Run, solve
+from .engine import Run, solve
 from .errors import LookbackError, ScenarioError
-from .expect import FAIL, Lines, evaluate
+from .expect import FAIL, Lines, check_play, evaluate
 from .render import json_report, text_report
 from .run_errors import run_error
 from .cards import CardLibrary, replaced_note
@@ -246,7 +246,7 @@ def check_scenario(path: str, edition: str | None, timeout: float | None, confli
             from .enumeration import lines_of_play as count
             scenario = load_scenario(path, library=library, text=text)
             questions = Questions(scenario, edition=edition, timeout=time_left(timeout, started),
-                                  options=clingo_options(token_rounds) + ORDERS_ONCE)
+                                  options=clingo_options(token_rounds) + check_play(scenario))
             if error := run_error(questions.run):
                 raise error
             lines_of_play = count(questions.run, timeout=time_left(timeout, started),

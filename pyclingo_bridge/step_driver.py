@@ -31,7 +31,7 @@ from typing import Callable
 from clingo import Symbol, parse_term
 
 from .engine import ORDERS_ONCE, Run, settled_horizon
-from .expect import Lines
+from .expect import Lines, check_play
 from .explorer import ALWAYS_WATCHED, Exploration, Watch, explore
 from .observable import step_of
 from .progress import Progress
@@ -60,8 +60,8 @@ def by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float |
     ending, the count of lines of play, and the exploration. check: the nodes carry the expected
     atoms (module docstring); otherwise an ending is a distinct outcome."""
     watch = watch_of(scenario) if check else Watch()
-    x = explore(scenario, edition, timeout=timeout, options=options + ORDERS_ONCE,
-                progress=progress, watch=watch)
+    play = check_play(scenario) if check else ORDERS_ONCE  # check: in batches if it can (expect.step_free)
+    x = explore(scenario, edition, timeout=timeout, options=options + play, progress=progress, watch=watch)
     sets = sorted(_atoms(x, e, watch) for e in x.endings.values())
     run = Run(scenario, x.edition, settled_horizon(scenario, x.depth), tuple(tuple(s for _, s in a) for a in sets),
               x.cut_short is None, x.cut_short, tuple(tuple(t for t, _ in a) for a in sets))

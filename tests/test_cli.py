@@ -204,6 +204,42 @@ def test_the_six_triggers_have_720_answer_sets(tmp_path) -> None:
     assert decide.run(load_scenario(path), keep=1).answer_sets == 720
 
 
+def test_check_plays_in_batches_only_when_no_expectation_names_a_step(tmp_path) -> None:
+    # expect.step_free: the final state, the outcome and the counts are the same whether a batch
+    # of triggers resolves as one or one at a time (asp/triggers/batches.lp); a step is not
+    from pyclingo_bridge import load_scenario
+    from pyclingo_bridge.engine import ENUMERATE_OPTIONS, ORDERS_ONCE
+    from pyclingo_bridge.expect import check_play
+
+    def play(expectations: str) -> tuple[str, ...]:
+        path = tmp_path / "s.lp"
+        path.write_text(SIX_TRIGGERS + expectations)
+        return check_play(load_scenario(path))
+
+    assert play("expect(all, final_life(alice, 22)). expect(lines, 90). expect(outcomes, 1).\n"
+                "expect(none, all_of(final_zone(l0, library), trigger_count(ab(dark_prophecy, 1), 2))).\n"
+                ) == ENUMERATE_OPTIONS
+    assert play("expect(all, final_life(alice, 22)). expect(all, holds(life(alice, 21), 5)).\n") == ORDERS_ONCE
+    assert play("expect(some, all_of(final_life(alice, 22), happens(draw(alice, 1), 6))).\n") == ORDERS_ONCE
+    assert play("") == ORDERS_ONCE
+
+
+@pytest.mark.parametrize("driver", ["unrolled", "steps"])
+def test_check_of_six_triggers_in_batches(tmp_path, driver) -> None:
+    # the six triggers of SIX_TRIGGERS, their expectations on the final state and the counts
+    # (derived by hand above): decided over the game played in batches, as `enumerate` plays it
+    path = tmp_path / "six.lp"
+    path.write_text(SIX_TRIGGERS + "expect(all, final_life(alice, 22)). expect(all, final_life(bob, 18)).\n"
+                    "expect(all, all_of(final_zone(l0, hand), final_zone(l1, hand))). expect(lines, 90).\n"
+                    "expect(outcomes, 1). expect(all, trigger_count(ab(bastion_of_remembrance, 2), 2)).\n"
+                    "expect(some, final_life(alice, 21)).\n")
+    result = invoke("check", "--driver", driver, str(path))
+    assert result.exit_code == 1, result.output
+    assert "PASS" in result.output and "expect(lines, 90)" in result.output
+    assert result.output.count("FAIL ") == 1 and "FAIL " + str(path) + ":13:1: expect(some, final_life(alice,21))" in result.output
+    assert "8 passed, 1 failed" in result.output
+
+
 def test_check_without_a_file_checks_every_bundled_scenario(monkeypatch) -> None:
     # the default of `lookback check` is resources.bundled_scenarios(), whatever they are
     two = [resources.scenarios_dir() / "seed_603_10a_wipe.lp", resources.scenarios_dir() / "choices_may_draw_harvester.lp"]
