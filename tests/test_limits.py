@@ -24,6 +24,11 @@ SEED = str(resources.scenarios_dir() / "seed_603_10a_wipe.lp")
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: an expectation that names a step (the scripted cast): `check` then resolves each trigger on its
+#: own (expect.step_free), the long search the tests below need; it holds in every line
+ONE_AT_A_TIME = "expect(all, step_kind(1, action(1)))."
+
+
 def many_lines_of_play(tmp_path, bears: int = 6, bastion: bool = False) -> Path:
     """bears creatures die at once under the CR 603.10a artifact: bears! orders of its triggers (603.3b);
     with Bastion of Remembrance (bob loses 1, alice gains 1 a death) too, (2 bears)! orders of two
@@ -31,7 +36,8 @@ def many_lines_of_play(tmp_path, bears: int = 6, bastion: bool = False) -> Path:
     lines = ["player(alice, 1). player(bob, 2). active_player(alice).",
              "card(artifact, cr_example_artifact, alice). init_zone(artifact, battlefield).",
              "card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).",
-             f"expect(all, final_life(alice, {20 + bears * (2 if bastion else 1)})). expect(outcomes, 1)."]
+             f"expect(all, final_life(alice, {20 + bears * (2 if bastion else 1)})). expect(outcomes, 1).",
+             ONE_AT_A_TIME]
     if bastion:
         lines.append("card(bastion, bastion_of_remembrance, alice). init_zone(bastion, battlefield).")
     lines += [f"card(b{i}, grizzly_bears, alice). init_zone(b{i}, battlefield)." for i in range(bears)]
@@ -51,7 +57,7 @@ def three_watchers(tmp_path, bears: int = 6) -> Path:
              "card(bastion, bastion_of_remembrance, alice). init_zone(bastion, battlefield).",
              "card(zulaport, zulaport_cutthroat, alice). init_zone(zulaport, battlefield).",
              "card(v, akromas_vengeance, bob). init_zone(v, hand). script(1, cast(bob, v)).",
-             f"expect(all, final_life(alice, {20 + 3 * (bears + 1)})). expect(outcomes, 1)."]
+             f"expect(all, final_life(alice, {20 + 3 * (bears + 1)})). expect(outcomes, 1).", ONE_AT_A_TIME]
     lines += [f"card(b{i}, grizzly_bears, alice). init_zone(b{i}, battlefield)." for i in range(bears)]
     path = tmp_path / "three.lp"
     path.write_text("\n".join(lines) + "\n")
