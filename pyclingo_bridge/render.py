@@ -201,6 +201,12 @@ def summary(run: Run, lines: Lines | None = None, listed: int | None = None) -> 
             f"horizon: {horizon}")
 
 
+#: what a run of the unrolled program stopped before its first answer set adds: a large board
+#: cannot afford one grounding of the whole game, the explorer grounds a step at a time (issue 18)
+STEPS_HINT = ("  (the unrolled program grounds the whole game at once; --driver steps grounds one step at a "
+              "time and merges the lines of play that meet: docs/step-form.md)")
+
+
 def text_report(run: Run, models: list[AnswerSet], show_all: bool, lines: Lines | None = None,
                 listed: int | None = None) -> str:
     """The whole `lookback run` text output. models are the decoded answer sets to show (the
@@ -214,6 +220,8 @@ def text_report(run: Run, models: list[AnswerSet], show_all: bool, lines: Lines 
         out.append(("no answer set: the program is unsatisfiable" if lines is None else
                     "no line of play: the game has no legal line") if run.exhausted
                    else f"no {'answer set' if lines is None else 'line of play'} found ({run.cut_short})")
+        if lines is None and not run.exhausted:
+            out.append(STEPS_HINT)
     for model in models if show_all else models[:1]:
         out += timeline(model, run.scenario.script, noun)
     if show_all and len(models) < len(run.models):

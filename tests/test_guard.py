@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from pyclingo_bridge import ScenarioError, guard
 from pyclingo_bridge.cli import main
+from pyclingo_bridge.render import STEPS_HINT
 from pyclingo_bridge.errors import Location
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,6 +138,8 @@ def test_timeout_stops_grounding_and_the_run_says_it_was_cut_short(tmp_path) -> 
     assert text.exit_code == 3, text.output  # cut short, nothing definite (cli.py exit codes)
     assert text.output.splitlines()[-1] == ("answer sets: 0 (cut short: timeout); distinct outcomes: 0; "
                                             "horizon: none (stopped before the run ended)")
+    # nothing found by the unrolled program: the report points at the driver that grounds a step at a time
+    assert "no answer set found (timeout)\n" + STEPS_HINT + "\n" in text.output
     data = json.loads(CliRunner().invoke(main, ["run", path, "--timeout", "0.5", "--json"]).stdout)
     assert data["complete"] is False and data["cut_short"] == "timeout" and data["answer_sets"] == 0
 
