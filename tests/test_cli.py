@@ -240,6 +240,26 @@ def test_check_of_six_triggers_in_batches(tmp_path, driver) -> None:
     assert "8 passed, 1 failed" in result.output
 
 
+@pytest.mark.parametrize("driver", ["unrolled", "steps"])
+def test_a_count_of_lines_beside_a_step_expectation(tmp_path, driver) -> None:
+    # Random situation 106 of seed 60: Alice controls Bob's two Zulaport Cutthroats, each with 1
+    # damage (toughness 1): both die at step 1 (CR 704.5g), each sees itself and the other die
+    # (603.10a): 4 triggers of one ability, interchangeable (603.3b), 1 line of play, resolving at
+    # steps 3-6 in the order of their terms (c2's trigger on c1 at step 5). The unrolled check
+    # counted the lines in batches (one step for the four) and refused the step-5 expectation as
+    # past that count's end; the count is not judged again (enumeration.lines_of_play).
+    path = tmp_path / "zulaports.lp"
+    path.write_text("player(alice, 1). player(bob, 2). active_player(alice).\n"
+                    "card(c1, zulaport_cutthroat, bob). card(c2, zulaport_cutthroat, bob).\n"
+                    "init_zone(c1, battlefield). init_zone(c2, battlefield).\n"
+                    "init_controller(c1, alice). init_controller(c2, alice). init_damage(c1, 1). init_damage(c2, 1).\n"
+                    "expect(outcomes, 1). expect(lines, 1). expect(all, final_life(alice, 24)).\n"
+                    "expect(some, resolution(ab(zulaport_cutthroat,1), c1, 5)).\n")
+    result = invoke("check", "--driver", driver, str(path))
+    assert result.exit_code == 0, result.output
+    assert "6 passed, 0 failed" in result.output
+
+
 def test_check_without_a_file_checks_every_bundled_scenario(monkeypatch) -> None:
     # the default of `lookback check` is resources.bundled_scenarios(), whatever they are
     two = [resources.scenarios_dir() / "seed_603_10a_wipe.lp", resources.scenarios_dir() / "choices_may_draw_harvester.lp"]
