@@ -209,15 +209,13 @@ def _count(ctl: Control, outcome: tuple[Symbol, ...], limit: int, deadline: floa
 def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit: int = 0,
                        timeout: float | None = None, all_orders: bool = False, count: bool = True,
                        horizon: int | None = None, progress: Callable[[Progress], None] | None = None,
-                       options: tuple[str, ...] = (), main: Path | None = None, judged: bool = False) -> Enumeration:
+                       options: tuple[str, ...] = (), main: Path | None = None) -> Enumeration:
     """Every distinct outcome of the scenario (at most limit of them, and at most
     limit lines counted for each; 0: no limit), within timeout seconds.
 
     count=False skips pass 2 (each outcome then counts its witness, as a lower
     bound). options are extra clingo options (`-c token_rounds=R`). Raises ScenarioError for an
-    input error the run reveals (a scripted action that cannot be performed); judged: the caller
-    has judged the input on a run of its own (lines_of_play: the run of `check`), and this one's,
-    in batches, ends sooner than a step an expectation may name, so it is not judged again.
+    input error the run reveals (a scripted action that cannot be performed, run_errors.py).
     """
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
@@ -226,7 +224,7 @@ def enumerate_outcomes(scenario: Scenario, *, edition: str | None = None, limit:
     say(Progress("finding the distinct outcomes"))
     run, ctl = solve_keeping_control(scenario, edition=edition, horizon=horizon, max_models=limit,
                                      timeout=timeout, options=options, project=True, main=main)
-    if not judged and (error := run_error(run)):
+    if error := run_error(run):
         raise error
     cut_short = run.cut_short
     if cut_short is not None and cut_short != TIMEOUT:
@@ -258,7 +256,6 @@ def lines_of_play(result: Run, *, timeout: float | None = None, options: tuple[s
     if not any(e.mode == "lines" and (e.edition is None or e.edition == result.edition)
                for e in result.scenario.expectations) or not result.models:
         return None
-    e = enumerate_outcomes(result.scenario, edition=result.edition, timeout=timeout, options=options, main=main,
-                           judged=True)
+    e = enumerate_outcomes(result.scenario, edition=result.edition, timeout=timeout, options=options, main=main)
     return Lines(e.lines, e.exact, e.cut_short)
 

@@ -4,14 +4,18 @@
   `script_failed(N, Reason)` (e.g. a card cast from a hand it is not in); the
   error names the line of `script(N, ...)` and says why in words.
 - An expectation naming a step past the last step of the run: the game was
-  quiescent by then, and the engine never shows that step.
+  quiescent by then, and the engine never shows that step. A run in batches
+  that resolved K objects of a batch as one step (`at_once(T)`,
+  asp/triggers/batches.lp) ends K - 1 steps sooner than the game played one
+  trigger a step, which the expectations name: that game's horizon is the one
+  its last step settles on (engine.settled_horizon).
 """
 
 from __future__ import annotations
 
 from clingo import Symbol
 
-from .engine import Run
+from .engine import Run, settled_horizon
 from .errors import ScenarioError
 from .observable import step_of
 
@@ -82,16 +86,33 @@ def _script_failure(run: Run) -> ScenarioError | None:
     return None
 
 
+def _one_a_step_horizon(run: Run) -> int:
+    """The horizon of the game played one trigger a step. A line of play that resolved K objects
+    of a batch at once at each at_once(T) takes K - 1 steps more one a step (nothing observes them
+    one at a time, so they take K steps and the game goes on alike) after its last step that is
+    not idle; a run with no such line has its own horizon."""
+    horizon = run.horizon
+    for model in run.models:
+        at_once = {a.arguments[0] for a in model if a.match("at_once", 1)}
+        left = [a for a in model if a.match("left_together", 5) and a.arguments[3] in at_once]
+        if merged := len(left) - len(at_once):
+            last = max((a.arguments[0].number for a in model
+                        if a.match("step_kind", 2) and not a.arguments[1].match("idle", 0)), default=0)
+            horizon = max(horizon, settled_horizon(run.scenario, last + merged))
+    return horizon
+
+
 def _step_past_horizon(run: Run) -> ScenarioError | None:
     if not run.models or any("unfinished" in texts for texts in run.texts):
         return None  # the game is not known to be over at the horizon
+    end = _one_a_step_horizon(run)
     for e in run.scenario.expectations:
         if e.edition is not None and e.edition != run.edition:
             continue
         steps = [step_of(a) for a in e.atoms] if e.mode in ("all", "some", "none") else []
         step = max((s for s in steps if s is not None), default=None)
-        if step is not None and step > run.horizon:
-            return ScenarioError(e.location, f"{e} names step {step}, but this run ends at step {run.horizon} "
+        if step is not None and step > end:
+            return ScenarioError(e.location, f"{e} names step {step}, but this run ends at step {end} "
                                              "(the game is over by then): the engine never shows that step")
     return None
 

@@ -247,7 +247,8 @@ def test_a_count_of_lines_beside_a_step_expectation(tmp_path, driver) -> None:
     # (603.10a): 4 triggers of one ability, interchangeable (603.3b), 1 line of play, resolving at
     # steps 3-6 in the order of their terms (c2's trigger on c1 at step 5). The unrolled check
     # counted the lines in batches (one step for the four) and refused the step-5 expectation as
-    # past that count's end; the count is not judged again (enumeration.lines_of_play).
+    # past that count's end, as `enumerate` (both drivers) did: a run that resolved a batch as one
+    # (at_once) is not judged against the steps of the game played one trigger a step (run_errors.py).
     path = tmp_path / "zulaports.lp"
     path.write_text("player(alice, 1). player(bob, 2). active_player(alice).\n"
                     "card(c1, zulaport_cutthroat, bob). card(c2, zulaport_cutthroat, bob).\n"
@@ -258,6 +259,16 @@ def test_a_count_of_lines_beside_a_step_expectation(tmp_path, driver) -> None:
     result = invoke("check", "--driver", driver, str(path))
     assert result.exit_code == 0, result.output
     assert "6 passed, 0 failed" in result.output
+    counted = invoke("enumerate", "--driver", driver, str(path))
+    assert counted.exit_code == 0, counted.output
+    assert "1 distinct outcome(s), 1 line(s) of play; complete" in counted.output
+    # the game one trigger a step ends at step 6 (its horizon, engine.settled_horizon): step 7 is
+    # past it for both commands, though the run in batches ends sooner (step 3 resolves the four)
+    path.write_text(path.read_text().replace("c1, 5)", "c1, 7)"))
+    for command in ("check", "enumerate"):
+        refused = invoke(command, "--driver", driver, str(path))
+        assert refused.exit_code == 2, refused.output
+        assert "names step 7, but this run ends at step 6" in refused.output
 
 
 def test_check_without_a_file_checks_every_bundled_scenario(monkeypatch) -> None:
