@@ -47,6 +47,12 @@ from .vocabulary import cache_dir, files_digest, store_cached
 STEP_CONSTANTS = frozenset({"horizon", "start"})
 #: the predicate every step is read from
 STEP = ("step", 1)
+#: shown predicates the explorer counts itself over a whole line of play (explorer.Watch.count,
+#: Exploration.witness: trigger_count(Ab, N) from the trigger_instance/6 atoms of each step): a
+#: step's grounding would count its own step only, and its #count over every possible trigger is
+#: ground once for each possible N (the 1,000 triggers of a wipe: half of that step's grounding),
+#: so the step program neither shows nor derives them (unless a scenario's own rule reads them)
+COUNTED_BY_LINE = frozenset({("trigger_count", 2)})
 #: the encoding files (under asp/) whose rules read the whole game: nothing in the game reads what
 #: they derive, and each reads a line only through atoms shown at its steps (WholeGame)
 WHOLE_GAME_FILES = ("keywords/haunt_history.lp",)
@@ -388,7 +394,7 @@ class StepProgram:
     def world_program(self, world: int = 0) -> tuple[list, dict[str, str]]:
         """The step statements that can apply in a world and derive what something reads
         (step_relevance.py: what the statements show or constrain, and the state the explorer shows,
-        STATE_SHOWN), and the world's atoms as facts by predicate name, those the statements name
+        STATE_SHOWN; not COUNTED_BY_LINE), and the world's atoms as facts by predicate name, those the statements name
         first (under ""); computed once a world."""
         if world not in self._world_programs:
             atoms = self.worlds[world]
@@ -397,6 +403,8 @@ class StepProgram:
             if self._relaxed is not None:
                 relevant = _relevant_rules(self._relaxed, atoms)
                 kept = [i for i, s in enumerate(statements) if s.ast_type != A.Rule or i in relevant]
+            kept = [i for i in kept if not (statements[i].ast_type == A.ShowSignature and
+                                            (statements[i].name, statements[i].arity) in COUNTED_BY_LINE)]
             unread = step_relevance.unread_rules([self._reads[i] for i in kept], _state_reads())
             statements = [statements[i] for n, i in enumerate(kept) if n not in unread]
             named = set(NAME.findall("\n".join(map(str, statements))))
