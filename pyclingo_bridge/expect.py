@@ -12,6 +12,7 @@ short (for the modes that need all answer sets) is a failure.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -165,17 +166,28 @@ def evaluate(run: Run, lines: Lines | None = None, unit: str = "answer set") -> 
     return verdicts
 
 
-def check(scenario, *, edition: str | None = None, timeout: float | None = None) -> list[Verdict]:
-    """What `lookback check` decides for one loaded scenario (scenario.load_scenario): ask its
-    grounding about every answer set without holding them (decide.py), count its lines of play if an
-    expectation asks for them, and evaluate every expectation: one Verdict each, after the run's own
-    checks (satisfiable, no violation). ScenarioError for the input errors the run reveals (a scripted
-    action the game cannot perform), as the command says them."""
+def decided(scenario, *, edition: str | None = None, timeout: float | None = None,
+            options: tuple[str, ...] = ()) -> tuple[Run, Lines | None, list[Verdict]]:
+    """What `lookback check` decides for one loaded scenario (scenario.load_scenario) by the unrolled
+    program: ask its grounding about every answer set without holding them (decide.py), count its
+    lines of play if an expectation asks for them, and evaluate every expectation. Returns the run
+    asked about, the lines counted and one Verdict an expectation, after the run's own checks
+    (satisfiable, no violation). options: extra clingo options (`-c token_rounds=R`). ScenarioError
+    for the input errors the run reveals (a scripted action the game cannot perform), as the command
+    says them."""
     from .decide import Questions
     from .enumeration import lines_of_play
     from .run_errors import run_error
 
-    questions = Questions(scenario, edition=edition, timeout=timeout, options=check_play(scenario))
+    started = time.monotonic()
+    questions = Questions(scenario, edition=edition, timeout=timeout, options=options + check_play(scenario))
     if error := run_error(questions.run):
         raise error
-    return questions.verdicts(lines_of_play(questions.run, timeout=timeout))
+    left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+    lines = lines_of_play(questions.run, timeout=left, options=options)
+    return questions.run, lines, questions.verdicts(lines)
+
+
+def check(scenario, *, edition: str | None = None, timeout: float | None = None) -> list[Verdict]:
+    """The verdicts of `lookback check` for one loaded scenario (decided)."""
+    return decided(scenario, edition=edition, timeout=timeout)[2]

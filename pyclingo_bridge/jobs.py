@@ -23,7 +23,7 @@ from . import guard
 from .decode import decode
 from .engine import Run, solve
 from .errors import LookbackError, ScenarioError
-from .expect import FAIL, Lines, check_play, evaluate
+from .expect import FAIL, Lines, decided, evaluate
 from .render import json_report, text_report
 from .run_errors import run_error
 from .cards import CardLibrary, replaced_note
@@ -242,17 +242,9 @@ def check_scenario(path: str, edition: str | None, timeout: float | None, confli
                                                  library=library, check=True, text=text)
             verdicts = None
         else:  # every answer set asked about, none held (decide.py)
-            from .decide import Questions
-            from .enumeration import lines_of_play as count
-            scenario = load_scenario(path, library=library, text=text)
-            questions = Questions(scenario, edition=edition, timeout=time_left(timeout, started),
-                                  options=clingo_options(token_rounds) + check_play(scenario))
-            if error := run_error(questions.run):
-                raise error
-            lines_of_play = count(questions.run, timeout=time_left(timeout, started),
-                                  options=clingo_options(token_rounds))
-            verdicts = questions.verdicts(lines_of_play)
-            result = questions.run
+            result, lines_of_play, verdicts = decided(load_scenario(path, library=library, text=text),
+                                                      edition=edition, timeout=time_left(timeout, started),
+                                                      options=clingo_options(token_rounds))
             guard.searched()
     except ScenarioError as error:
         return Checked(bad_input=f"ERROR {error}")
