@@ -169,8 +169,10 @@ class Exploration:
     def witness(self, ending: Ending) -> tuple[Symbol, ...]:
         """The shown atoms of the witness line, as the unrolled program at horizon = its last step
         shows them: each step's own atoms; the horizon's from the last step, with the outcome the
-        whole line had, and trigger_count/2 counted over the line's trigger_instance/6 atoms (a
-        step's grounding counts the triggers of its own step: checks/outcomes.lp); those of the
+        whole line had, and trigger_count/2 of every ability checks/outcomes.lp counts (its
+        scenario_trigger/1, a static atom of the line's world) counted over the line's
+        trigger_instance/6 atoms (the step program leaves trigger_count/2 out:
+        step_program.COUNTED_BY_LINE); those of the
         whole line from the whole-game rules over its atoms (step_program.WholeGame)."""
         found: set[Symbol] = set()
         node: Node | None = ending.witness
@@ -181,11 +183,10 @@ class Exploration:
         for a in found:
             if text_of(a).startswith("trigger_instance(") and a.match("trigger_instance", 6):
                 counts[a.arguments[1]] = counts.get(a.arguments[1], 0) + 1
-        for a in ending.last:
-            if text_of(a).startswith("trigger_count(") and a.match("trigger_count", 2):
-                found.add(Function("trigger_count", [a.arguments[0], Number(counts.get(a.arguments[0], 0))]))
-            elif not (text_of(a).startswith("outcome(") and a.match("outcome", 1)):
-                found.add(a)
+        found.update(a for a in ending.last if not (text_of(a).startswith("outcome(") and a.match("outcome", 1)))
+        if self.program is not None:  # every ability checks/outcomes.lp counts (scenario_trigger/1: static)
+            found.update(Function("trigger_count", [a.arguments[0], Number(counts.get(a.arguments[0], 0))])
+                         for a in self.program.worlds[ending.witness.world] if a.match("scenario_trigger", 1))
         found.update(Function("outcome", [parse_term(x)]) for x in ending.outcome)
         if self.program is not None:  # the whole line's (haunt_link/4, haunt_chain/3), from its steps
             found.update(self.program.whole_game.atoms(map(text_of, found), ending.end))
