@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from .engine import ENUMERATE_OPTIONS, ORDERS_ONCE, Run
 from .errors import Location
+from .guard import time_left
 from .scenario import REFUSALS
 
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
@@ -183,8 +184,7 @@ def decided(scenario, *, edition: str | None = None, timeout: float | None = Non
     questions = Questions(scenario, edition=edition, timeout=timeout, options=options + check_play(scenario))
     if error := run_error(questions.run):
         raise error
-    left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
-    lines = lines_of_play(questions.run, timeout=left, options=options)
+    lines = lines_of_play(questions.run, timeout=time_left(timeout, started), options=options)
     return questions.run, lines, questions.verdicts(lines)
 
 

@@ -41,6 +41,7 @@ from .engine import (ENUMERATE_OPTIONS, MAX_HORIZON, ORDERS_ONCE, TIMEOUT, TOKEN
                      rounds_options, settled_horizon, token_rounds_fixed)
 from .enumeration import LIMIT, table_facts, trigger_kinds
 from .errors import HorizonError, Location
+from .guard import time_left
 from .progress import Progress
 from .scenario import Scenario
 from .step_program import StepProgram, WholeGame
@@ -184,11 +185,12 @@ class Exploration:
             if text_of(a).startswith("trigger_instance(") and a.match("trigger_instance", 6):
                 counts[a.arguments[1]] = counts.get(a.arguments[1], 0) + 1
         found.update(a for a in ending.last if not (text_of(a).startswith("outcome(") and a.match("outcome", 1)))
-        if self.program is not None:  # every ability checks/outcomes.lp counts (scenario_trigger/1: static)
+        found.update(Function("outcome", [parse_term(x)]) for x in ending.outcome)
+        if self.program is not None:
+            # every ability checks/outcomes.lp counts (scenario_trigger/1: static); then the whole
+            # line's (haunt_link/4, haunt_chain/3), from its steps
             found.update(Function("trigger_count", [a.arguments[0], Number(counts.get(a.arguments[0], 0))])
                          for a in self.program.worlds[ending.witness.world] if a.match("scenario_trigger", 1))
-        found.update(Function("outcome", [parse_term(x)]) for x in ending.outcome)
-        if self.program is not None:  # the whole line's (haunt_link/4, haunt_chain/3), from its steps
             found.update(self.program.whole_game.atoms(map(text_of, found), ending.end))
         return tuple(sorted(found))
 
@@ -450,8 +452,7 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
     started = time.monotonic()
     rounds = None if token_rounds_fixed(scenario, options) else 1
     while True:
-        left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
-        x = _explore(scenario, edition, timeout=left, max_steps=max_steps, options=options + rounds_options(rounds),
+        x = _explore(scenario, edition, timeout=time_left(timeout, started), max_steps=max_steps, options=options + rounds_options(rounds),
                      progress=progress, watch=watch, limit=limit, bound=bound, extra_files=extra_files,
                      workers=workers, scheduler=scheduler)
         over = any(o.startswith(TOKEN_CAP) for e in x.endings.values() for o in e.outcome) or \

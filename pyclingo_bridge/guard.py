@@ -138,6 +138,11 @@ def progress(update) -> None:
         _to_parent.send(("progress", update))
 
 
+def time_left(timeout: float | None, started: float) -> float | None:
+    """What is left of a time limit that began at `started` (monotonic)."""
+    return None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+
+
 def run_started() -> float:
     """When the run began: in a guarded child, when the parent started it (the child's own start
     comes later, by the time the fork and its imports took, and the parent's time limit counts from

@@ -24,6 +24,7 @@ from .decode import decode
 from .engine import Run, solve
 from .errors import LookbackError, ScenarioError
 from .expect import FAIL, Lines, decided, evaluate
+from .guard import time_left
 from .render import json_report, text_report
 from .run_errors import run_error
 from .cards import CardLibrary, replaced_note
@@ -45,11 +46,6 @@ def own_card_notes(scenario: Scenario, library: CardLibrary | None) -> tuple[str
     """What a run says of the bundled cards the scenario's own cards replace (the library's own
     replacements are said once by the command)."""
     return tuple(replaced_note(scenario.library)[len(library.replaced) if library else 0:])
-
-
-def time_left(timeout: float | None, started: float) -> float | None:
-    """What is left of a time limit that began at `started` (monotonic)."""
-    return None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
 
 
 def solve_file(path: str, *, timeout: float | None = None, token_rounds: int | None = None,
