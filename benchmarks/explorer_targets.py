@@ -59,8 +59,10 @@ def observed_wipe() -> str:
     put a +1/+1 counter on this creature"); alice casts Crux of Fate, either mode. Destroying the
     Dragons, the 1,000 gains are 1,000 life gain events (CR 119.10): one resolution a step, each
     followed by the Pridemate's trigger (a 1,002/1,002); destroying the non-Dragons, the Pridemate
-    dies and 10 triggers gain 10."""
-    return (PLAYERS + "".join(f"card(w{i}, cr_example_artifact, alice). init_zone(w{i}, battlefield).\n"
+    dies and 10 triggers gain 10. Some 3,000 steps (each gain: its resolution, the Pridemate's
+    trigger put on the stack, its resolution): longer than the steps a game may take by default
+    (engine.longest_game), so the scenario says max_steps(4000)."""
+    return (PLAYERS + "max_steps(4000).\n" + "".join(f"card(w{i}, cr_example_artifact, alice). init_zone(w{i}, battlefield).\n"
                               for i in range(10))
             + "card(pride, ajanis_pridemate, alice). init_zone(pride, battlefield).\n"
             + "".join(f"card(d{i}, shivan_dragon, bob). init_zone(d{i}, battlefield).\n" for i in range(100))

@@ -41,9 +41,9 @@ from clingo import Function, Number, Symbol
 from clingo.ast import ASTType
 
 from . import resources
-from .engine import (MAX_HORIZON, TIMEOUT, Kept, Run, ShownModel, Solver, edition_in_force, grow_rounds, initial_horizon,
-                     next_horizon, rounds_options, shown_model, solve, solve_until, token_rounds_fixed)
-from .errors import HorizonError, Location
+from .engine import (TIMEOUT, Kept, Run, ShownModel, Solver, edition_in_force, first_horizon, grow_rounds,
+                     grown_horizon, rounds_options, shown_model, solve, solve_until, token_rounds_fixed)
+from .errors import Location
 from .expect import FAIL, PASS, SKIP, Lines, Verdict, evaluate, lines_verdict, missing
 from .scenario import REFUSALS, Scenario
 
@@ -86,7 +86,7 @@ def _settle(scenario: Scenario, edition: str | None, options: tuple[str, ...], m
     """engine.solve_keeping_control's growth of the horizon and of the rounds of token creation,
     each of its questions a query (module docstring); more questions (those of the expectations)
     are ground with the game (a second ground call costs about 17 ms, whatever it adds)."""
-    current = initial_horizon(scenario)
+    current = first_horizon(scenario)
     rounds = None if token_rounds_fixed(scenario, options) else 1
     questions = GROWTH + questions
     while True:
@@ -114,10 +114,7 @@ def _settle(scenario: Scenario, edition: str | None, options: tuple[str, ...], m
             return _Settled(None, *here, TIMEOUT)
         if not unfinished:
             return _Settled(solver, *here)
-        if next_horizon(current) > MAX_HORIZON:
-            raise HorizonError(Location(scenario.path), f"the game is still not quiescent after {current} steps "
-                                                        "(a trigger loop, or a very long script)")
-        current = next_horizon(current)
+        current = grown_horizon(scenario, current)
 
 
 @functools.lru_cache(maxsize=4)

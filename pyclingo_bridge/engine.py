@@ -27,7 +27,8 @@ from .errors import EncodingError, HorizonError, Location
 from .guard import TIMEOUT
 from .scenario import MAX_TOKEN_ROUNDS, Scenario
 
-#: the largest horizon tried before giving up on a game that never becomes quiescent
+#: the steps a game may take beyond those its script needs before it is taken for a loop that never
+#: becomes quiescent (longest_game): the largest horizon tried, the longest line the explorer plays
 MAX_HORIZON = 256
 _UNFINISHED = "unfinished"
 _SCRIPT_FAILED = "script_failed"
@@ -58,18 +59,47 @@ def initial_horizon(scenario: Scenario) -> int:
     return 4 + 2 * (len(scenario.script) + on_stack)
 
 
+def longest_game(scenario: Scenario) -> int:
+    """The most steps a game of the scenario may take before it is taken for a loop (CR 104.4b: a
+    loop of mandatory actions never becomes quiescent): the scenario's max_steps(N), else the steps
+    its script needs (initial_horizon) and MAX_HORIZON more. Both drivers stop there: the unrolled
+    program's last horizon, the explorer's longest line (grown_horizon, explorer.py)."""
+    given = next((f.args[0].number for f in scenario.facts if f.name == "max_steps"), None)
+    return given if given is not None else initial_horizon(scenario) + MAX_HORIZON
+
+
+def first_horizon(scenario: Scenario) -> int:
+    """The first horizon tried: initial_horizon, at most the longest game (longest_game)."""
+    return min(initial_horizon(scenario), longest_game(scenario))
+
+
 def next_horizon(horizon: int) -> int:
     """The horizon tried after `horizon` left some answer set unfinished."""
     return horizon + (horizon + 1) // 2
+
+
+def grown_horizon(scenario: Scenario, current: int) -> int:
+    """The horizon tried after `current` left a line of play unfinished: next_horizon, at most the
+    longest game (longest_game); HorizonError when `current` already is."""
+    longest = longest_game(scenario)
+    if current >= longest:
+        raise HorizonError(Location(scenario.path), not_quiescent(current, longest))
+    return min(next_horizon(current), longest)
+
+
+def not_quiescent(steps: int, longest: int) -> str:
+    """What a game that is not quiescent after its longest game of `longest` steps is told."""
+    return (f"the game is still not quiescent after {steps} steps (a trigger loop, or a game longer "
+            f"than {longest} steps: max_steps(N) in the scenario lets it go on to step N)")
 
 
 def settled_horizon(scenario: Scenario, last: int) -> int:
     """The horizon this growth settles on when the longest line of play ends at step `last`:
     the first one tried that is not before it (the explorer's runs have the unrolled program's
     horizon, so that the same expectations name a step past it: run_errors.py)."""
-    horizon = initial_horizon(scenario)
+    horizon = first_horizon(scenario)
     while horizon < last:
-        horizon = next_horizon(horizon)
+        horizon = min(next_horizon(horizon), max(longest_game(scenario), last))
     return horizon
 
 
@@ -270,7 +300,7 @@ def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, hor
     enumerates one answer set per distinct projection (#project in show.lp).
     """
     deadline = None if timeout is None else time.monotonic() + timeout
-    current = horizon if horizon is not None else initial_horizon(scenario)
+    current = horizon if horizon is not None else first_horizon(scenario)
     rounds = None if token_rounds_fixed(scenario, options) else 1
     while True:
         solver = Solver(scenario, edition, current, extra_encoding, options + rounds_options(rounds), main)
@@ -286,11 +316,7 @@ def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, hor
         if deadline is not None and time.monotonic() >= deadline:
             exhausted, cut_short = False, TIMEOUT
             break
-        if next_horizon(current) > MAX_HORIZON:
-            raise HorizonError(Location(scenario.path),
-                               f"the game is still not quiescent after {current} steps "
-                               "(a trigger loop, or a very long script)")
-        current = next_horizon(current)
+        current = grown_horizon(scenario, current)
     ordered = sorted(models, key=lambda m: m[0])
     return Run(scenario, edition_in_force(ordered, edition, scenario), current,
                tuple(symbols for _, symbols in ordered), exhausted, cut_short, tuple(texts for texts, _ in ordered),

@@ -37,7 +37,7 @@ from clingo import Function, Number, Symbol, parse_term
 
 from . import forked, resources
 from .batches import orders
-from .engine import (ENUMERATE_OPTIONS, MAX_HORIZON, ORDERS_ONCE, TIMEOUT, TOKEN_CAP, grow_rounds, initial_horizon,
+from .engine import (ENUMERATE_OPTIONS, ORDERS_ONCE, TIMEOUT, TOKEN_CAP, grow_rounds, longest_game, not_quiescent,
                      rounds_options, settled_horizon, token_rounds_fixed)
 from .enumeration import LIMIT, table_facts, trigger_kinds
 from .errors import HorizonError, Location
@@ -358,12 +358,13 @@ class SharedSteps:
         return self.done.pop(i)
 
 
-def _actions_left(scenario: Scenario, state: State) -> int:
-    """The scripted actions not yet performed after the state (its script_pos/1, procedure.lp): the
-    game is not quiescent while one is left, so a window no longer than that runs through unless
-    the line branches (or its script fails). At least 1."""
+def _actions_left(last_action: int, state: State) -> int:
+    """The scripted actions not yet performed after the state (its script_pos/1, procedure.lp) of a
+    script whose last action is numbered last_action: the game is not quiescent while one is left,
+    so a window no longer than that runs through unless the line branches (or its script fails).
+    At least 1."""
     done = next((int(x[len("holds(script_pos("):-2]) for x in state if x.startswith("holds(script_pos(")), 0)
-    return max(1, max(scenario.script, default=0) - done)
+    return max(1, last_action - done)
 
 
 def _stack_size(state: State) -> int:
@@ -497,9 +498,9 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
     the step program. expander: expands a frontier of at least explorer_shards.MIN_STATES states
     elsewhere (explorer_shards.Expander), or None."""
     started = time.monotonic()
-    if max_steps is None:  # the steps the script needs (as the unrolled program first counts them), then as
-        # many as the unrolled program's largest horizon for the triggers: a longer game is a loop
-        max_steps = initial_horizon(scenario) + MAX_HORIZON
+    if max_steps is None:  # as many as the unrolled program's largest horizon: a longer game is a loop
+        max_steps = longest_game(scenario)
+    last_action = max(scenario.script, default=0)
     say = progress or (lambda _text: None)
     program = StepProgram(files, scenario.program, args, card_files=scenario.card_files)
     result = Exploration(scenario, edition, program=program)
@@ -546,8 +547,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
             result.open = list(frontier.values())
             break
         if t >= max_steps:
-            raise HorizonError(Location(scenario.path), f"the game is still not quiescent after {t} steps "
-                               "(a trigger loop, or a very long script)")
+            raise HorizonError(Location(scenario.path), not_quiescent(t, max_steps))
         say(Progress(f"explore: step {t + 1}, {len(frontier)} state(s), {len(result.endings)} outcome(s) so far",
                      t))
         result.frontier_sizes.append(len(frontier))
@@ -561,7 +561,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
             result.groundings += len(frontier)
             longest = max(longest, (time.monotonic() - began) / len(frontier))
         k = min(stride, MAX_WINDOW, max_steps - t, (bound - t) if bound is not None else MAX_WINDOW,
-                _actions_left(scenario, next(iter(frontier.values())).state)) if len(frontier) == 1 else 1
+                _actions_left(last_action, next(iter(frontier.values())).state)) if len(frontier) == 1 else 1
         # several states of one world are ground as one program (SharedStep), each then solved
         shared = SharedSteps(program, t, [(node.state, node.world) for node in frontier.values()],
                              fork=result.groundings >= FORK_AFTER) if expanded is None and len(frontier) > 1 else None

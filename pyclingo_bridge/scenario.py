@@ -30,7 +30,7 @@ SCENARIO_PREDICATES: dict[str, int] = {
     "init_stack": 2, "init_target": 3, "init_counters": 3, "init_tapped": 1, "init_chosen_type": 2, "init_copy_of": 2,
     "library_position": 2,
     "init_haunting": 2, "script": 2, "script_target": 3, "edition": 1, "expect": 2,
-    "token_rounds": 1, "batches": 1, "trigger_target": 4, "attacker": 3, "blocker": 3,
+    "token_rounds": 1, "batches": 1, "max_steps": 1, "trigger_target": 4, "attacker": 3, "blocker": 3,
 }
 #: expect/3 is the edition-bound form of expect/2
 _ARITIES: dict[str, set[int]] = {name: {arity} for name, arity in SCENARIO_PREDICATES.items()}
@@ -45,13 +45,17 @@ LIMIT = 1_000_000
 #: the most rounds of token creation a game may count (token_rounds/1, --token-rounds): the ground
 #: program grows with the number of tokens that may exist (asp/core/tokens.lp)
 MAX_TOKEN_ROUNDS = 16
+#: the longest game a scenario may ask for (max_steps/1; engine.longest_game): a line of play of
+#: that many steps takes the explorer hours
+MAX_STEPS = 100_000
 #: facts stated at most once per key (the first `n` arguments), and what the key is
 _ONCE: dict[str, tuple[int, str]] = {
     "starting_life": (1, "the starting life of {}"), "init_controller": (1, "the controller of {}"),
     "init_attached": (1, "what {} is attached to"), "init_damage": (1, "the damage on {}"),
     "init_stack": (1, "the stack place of {}"), "init_target": (2, "target {1} of {0}"),
     "script_target": (2, "target {1} of script action {0}"), "edition": (0, "the edition"),
-    "token_rounds": (0, "token_rounds"), "batches": (0, "batches"), "trigger_target": (3, "target {2} of ability {1} of {0}"),
+    "token_rounds": (0, "token_rounds"), "batches": (0, "batches"), "max_steps": (0, "max_steps"),
+    "trigger_target": (3, "target {2} of ability {1} of {0}"),
     "init_haunting": (1, "what {} haunts"), "init_tapped": (1, "that {} is tapped"),
     "init_chosen_type": (1, "the creature type {} chose"), "init_copy_of": (1, "what {} is a copy of"),
     "attacker": (2, "what {1} attacks in script action {0}"), "blocker": (2, "what {1} blocks in script action {0}"),
@@ -395,6 +399,7 @@ class _Checker:
             "edition": lambda f: self.names(f, f.args[0], self.vocab.editions, "edition"),
             "token_rounds": lambda f: self.is_number(f, f.args[0], "token_rounds(R): R", 1, MAX_TOKEN_ROUNDS),
             "batches": lambda f: self.names(f, f.args[0], frozenset({"on"}), "value of batches/1"),
+            "max_steps": lambda f: self.is_number(f, f.args[0], "max_steps(N): N", 1, MAX_STEPS),
             "expect": self.check_expect,
         }
         for fact in self.facts:
