@@ -179,20 +179,24 @@ def requirement_of(expectation: Expectation | None = None, violations: bool = Fa
 
 def minimal_conflict(scenario: Scenario, *, edition: str | None = None, horizon: int | None = None,
                      expectation: Expectation | None = None, violations: bool = False,
-                     timeout: float | None = None) -> Conflict:
+                     timeout: float | None = None, constants: tuple[tuple[str, int], ...] = ()) -> Conflict:
     """The minimal conflict of the scenario with one requirement (see the module doc)."""
     return minimal_conflicts(scenario, [requirement_of(expectation, violations)], edition=edition,
-                             horizon=horizon, timeout=timeout)[0]
+                             horizon=horizon, timeout=timeout, constants=constants)[0]
 
 
 def minimal_conflicts(scenario: Scenario, requirements: list[Requirement], *, edition: str | None = None,
-                      horizon: int | None = None, timeout: float | None = None) -> list[Conflict]:
+                      horizon: int | None = None, timeout: float | None = None,
+                      constants: tuple[tuple[str, int], ...] = ()) -> list[Conflict]:
     """The minimal conflict of the scenario with each requirement, on one grounding: requirement
-    K is switched on by the assumption lookback_require(K) (the others assumed false)."""
+    K is switched on by the assumption lookback_require(K) (the others assumed false). horizon and
+    constants: those a run of the scenario settled on (engine.Run: its horizon, the bounds it grew);
+    without a horizon, a run finds both."""
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
     if horizon is None:
-        horizon = solve(scenario, edition=edition, timeout=timeout, max_models=1).horizon
+        settled = solve(scenario, edition=edition, timeout=timeout, max_models=1)
+        horizon, constants = settled.horizon, settled.constants
     guards = _Guards(scenario)
     facts = "".join(f"{f.symbol} :- {GUARD}({guards.fact_part[i]}).\n" if i in guards.fact_part else f"{f.symbol}.\n"
                     for i, f in enumerate(scenario.facts))
@@ -200,7 +204,7 @@ def minimal_conflicts(scenario: Scenario, requirements: list[Requirement], *, ed
     demands += shown_program([a for r in requirements for a in r.atoms])
     extra = (facts + f"{{ {GUARD}(0..{len(guards.parts) - 1}) }}.\n"
              + f"{{ {REQUIRE}(0..{len(requirements) - 1}) }}.\n" + demands)
-    ctl = ground_guarded(guards, extra, horizon, edition)
+    ctl = ground_guarded(guards, extra, horizon, edition, constants)
     found = []
     for k, requirement in enumerate(requirements):
         switches = [(Function(REQUIRE, [Number(j)]), j == k) for j in range(len(requirements))]
@@ -289,10 +293,11 @@ def _guard(g: int) -> Symbol:
     return Function(GUARD, [Number(g)])
 
 
-def ground_guarded(guards: _Guards, extra: str, horizon: int, edition: str | None) -> Control:
+def ground_guarded(guards: _Guards, extra: str, horizon: int, edition: str | None,
+                   constants: tuple[tuple[str, int], ...] = ()) -> Control:
     """The encodings with each guarded statement's body extended by its guard."""
     return ground(extra, horizon=horizon, edition=edition, rewrite=guards.guarded,
-                  card_files=guards.card_files)
+                  card_files=guards.card_files, constants=dict(constants))
 
 
 def text_report(c: Conflict) -> str:

@@ -41,8 +41,9 @@ from clingo import Function, Number, Symbol
 from clingo.ast import ASTType
 
 from . import resources
-from .engine import (TIMEOUT, Kept, Run, ShownModel, Solver, edition_in_force, first_horizon, grow_rounds,
-                     grown_horizon, rounds_options, shown_model, solve, solve_until, token_rounds_fixed)
+from .engine import (FIRST_COUNTER_CAP, TIMEOUT, Kept, Run, ShownModel, Solver, bound_constants, cap_options,
+                     counter_cap_fixed, edition_in_force, first_horizon, grow_counter_cap, grow_rounds, grown_horizon,
+                     rounds_options, shown_model, solve, solve_until, token_rounds_fixed)
 from .errors import Location
 from .expect import FAIL, PASS, SKIP, Lines, Verdict, evaluate, lines_verdict, missing
 from .scenario import REFUSALS, Scenario
@@ -53,6 +54,7 @@ check_any(unfinished)    :- unfinished.
 check_any(script_failed) :- script_failed(_, _).
 check_any(token_cap)     :- violation(token_cap(_, _), _).
 check_any(token_cap)     :- violation(copy_cap(_), _).
+check_any(counters)      :- violation(counter_cap(_, _), _).  % (counter_cap is a constant)
 check_grow               :- check_any(_).
 """
 
@@ -75,23 +77,27 @@ def _any(name: str) -> list:
 class _Settled:
     """The grounding at the horizon the run settles on, or why there is none."""
 
-    def __init__(self, solver: Solver | None, horizon: int, rounds: tuple[str, ...], cut_short: str | None = None,
+    def __init__(self, solver: Solver | None, horizon: int, bounds: tuple[str, ...], cut_short: str | None = None,
                  script_failed: bool = False):
-        self.solver, self.horizon, self.rounds = solver, horizon, rounds
+        # bounds: the clingo options of the token rounds and the counter bound it settled on
+        self.solver, self.horizon, self.bounds = solver, horizon, bounds
         self.cut_short, self.script_failed = cut_short, script_failed
 
 
 def _settle(scenario: Scenario, edition: str | None, options: tuple[str, ...], main, deadline,
             questions: str = "") -> _Settled:
-    """engine.solve_keeping_control's growth of the horizon and of the rounds of token creation,
-    each of its questions a query (module docstring); more questions (those of the expectations)
-    are ground with the game (a second ground call costs about 17 ms, whatever it adds)."""
+    """engine.solve_keeping_control's growth of the horizon, of the rounds of token creation and of
+    the bound on counters, each of its questions a query (module docstring); more questions (those
+    of the expectations) are ground with the game (a second ground call costs about 17 ms, whatever
+    it adds)."""
     current = first_horizon(scenario)
     rounds = None if token_rounds_fixed(scenario, options) else 1
+    cap = None if counter_cap_fixed(options) else FIRST_COUNTER_CAP
     questions = GROWTH + questions
     while True:
-        solver = Solver(scenario, edition, current, questions, options + rounds_options(rounds), main)
-        here = (current, rounds_options(rounds))
+        bounds = rounds_options(rounds) + cap_options(cap)
+        solver = Solver(scenario, edition, current, questions, options + bounds, main)
+        here = (current, bounds)
         anything, _ = _query(solver.ctl, [(Function("check_grow"), True)], deadline)
         if anything is None:
             return _Settled(None, *here, TIMEOUT)
@@ -103,6 +109,13 @@ def _settle(scenario: Scenario, edition: str | None, options: tuple[str, ...], m
                 return _Settled(None, *here, TIMEOUT)
             if capped:
                 rounds = grow_rounds(rounds)  # more tokens than counted: count more, same horizon
+                continue
+        if grow_counter_cap(cap) is not None:
+            capped, _ = _query(solver.ctl, _any("counters"), deadline)
+            if capped is None:
+                return _Settled(None, *here, TIMEOUT)
+            if capped:
+                cap = grow_counter_cap(cap)  # more counters than the bound: a larger one, same horizon
                 continue
         failed, _ = _query(solver.ctl, _any("script_failed"), deadline)
         if failed is None:
@@ -193,7 +206,7 @@ class Questions:
         if settled.script_failed and self._unexpected_script_failure(settled.solver) is not False:
             # an input error (or cut short): its message counts the answer sets (run_errors.py)
             self.fallback = solve(scenario, edition=edition, horizon=settled.horizon, timeout=self._left(),
-                                  options=options + settled.rounds, main=main)
+                                  options=options + settled.bounds, main=main)
             self.run = self.fallback
             return
         self.solver = settled.solver
@@ -208,7 +221,8 @@ class Questions:
             cut_short = None if exhausted else TIMEOUT
         witnesses.sort(key=lambda m: m[0])
         self.run = Run(scenario, edition_in_force(witnesses, edition, scenario), settled.horizon,
-                       tuple(s for _, s in witnesses), exhausted, cut_short, tuple(t for t, _ in witnesses))
+                       tuple(s for _, s in witnesses), exhausted, cut_short, tuple(t for t, _ in witnesses),
+                       constants=bound_constants(options + settled.bounds))
 
     def _unexpected_script_failure(self, solver: Solver) -> bool | None:
         """Whether some answer set has a script_failed the scenario does not expect (None: cut short)."""
@@ -330,4 +344,5 @@ def run(scenario: Scenario, *, edition: str | None = None, max_models: int = 0, 
     return Run(scenario, edition_in_force(models, edition, scenario), settled.horizon,
                tuple(symbols for _, symbols in models), exhausted, cut_short, tuple(texts for texts, _ in models),
                found=None if kept is None else kept.found,
-               outcomes=None if kept is None else frozenset(kept.outcomes))
+               outcomes=None if kept is None else frozenset(kept.outcomes),
+               constants=bound_constants(options + settled.bounds))

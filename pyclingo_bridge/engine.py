@@ -8,7 +8,8 @@ half, rounded up) until no answer set is `unfinished`, or one has a
 sets are sorted by their shown atoms. The rounds of token creation the token
 bound counts (asp/core/tokens.lp) grow the same way unless they are given: an
 answer set that created more tokens than counted is solved again with twice as
-many (grow_rounds).
+many (grow_rounds), and so is the bound on counters (asp/core/counters.lp:
+grow_counter_cap). The horizon stops at the longest game (longest_game).
 
 A run cut short says why in `Run.cut_short`: the time limit, --max-models, or
 Ctrl-C (KeyboardInterrupt: the search is cancelled, then the interrupt goes on).
@@ -123,6 +124,9 @@ class Run(NamedTuple):
     #: distinct outcomes of all of them
     found: int | None = None
     outcomes: frozenset[frozenset[str]] | None = None
+    #: the bounds the run settled on (bound_constants: token rounds, the bound on counters), which
+    #: later groundings of the same game use with its horizon (explain, conflicts)
+    constants: tuple[tuple[str, int], ...] = ()
 
     @property
     def satisfiable(self) -> bool:
@@ -185,6 +189,47 @@ def grow_rounds(rounds: int | None) -> int | None:
 
 def rounds_options(rounds: int | None) -> tuple[str, ...]:
     return ("-c", f"token_rounds={rounds}") if rounds is not None else ()
+
+
+#: an answer set that would put more counters of one kind on an object than the bound holds
+#: (asp/core/counters.lp: violation(counter_cap(O, C), T))
+COUNTER_CAP = "violation(counter_cap("
+#: counters.lp's counter_cap (the counters of one kind one object may hold) the unrolled program
+#: starts from, and the most it grows to: the grounder sees every number of counters every possible
+#: effect might add at every step, so the bound starts small and doubles while a line of play needs
+#: more, as the token rounds do (an Ajani's Pridemate under a wipe of 100: 100 counters)
+FIRST_COUNTER_CAP, MAX_COUNTER_CAP = 20, 20 * 2 ** 9
+
+
+def _counter_cap(model: ShownModel) -> bool:
+    return any(text.startswith(COUNTER_CAP) for text in model[0])
+
+
+def counter_cap_fixed(options: tuple[str, ...]) -> bool:
+    """Whether the bound on counters is given (`-c counter_cap=N` among the clingo options); if
+    not, it grows (grow_counter_cap)."""
+    return any(o.startswith("counter_cap=") for o in options)
+
+
+def grow_counter_cap(cap: int | None) -> int | None:
+    """The bound on counters tried after a line of play needed more than `cap`: twice as many, or
+    None past MAX_COUNTER_CAP (the violation is then reported)."""
+    return cap * 2 if cap is not None and cap * 2 <= MAX_COUNTER_CAP else None
+
+
+def cap_options(cap: int | None) -> tuple[str, ...]:
+    return ("-c", f"counter_cap={cap}") if cap is not None else ()
+
+
+#: the constants of the bounds a run grows (the token rounds, the bound on counters)
+BOUNDS = ("token_rounds", "counter_cap")
+
+
+def bound_constants(options: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """The bounds among clingo options (`-c token_rounds=R`, `-c counter_cap=N`: the last of each),
+    as (name, value) pairs: what Run.constants keeps of the options a run settled on."""
+    found = dict(tuple(o.split("=", 1)) for o in options if o.split("=", 1)[0] in BOUNDS and "=" in o)
+    return tuple((name, int(found[name])) for name in BOUNDS if name in found and found[name].isdigit())
 
 
 def _wait(handle, deadline: float | None) -> bool:
@@ -302,13 +347,18 @@ def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, hor
     deadline = None if timeout is None else time.monotonic() + timeout
     current = horizon if horizon is not None else first_horizon(scenario)
     rounds = None if token_rounds_fixed(scenario, options) else 1
+    cap = None if counter_cap_fixed(options) else FIRST_COUNTER_CAP
     while True:
-        solver = Solver(scenario, edition, current, extra_encoding, options + rounds_options(rounds), main)
+        bounds = rounds_options(rounds) + cap_options(cap)
+        solver = Solver(scenario, edition, current, extra_encoding, options + bounds, main)
         atoms: set[Symbol] | None = set() if brave else None
         models, exhausted, cut_short = solver.solve(max_models, deadline, atoms, project)
-        if cut_short != TIMEOUT and any(_token_cap(m) for m in models) and grow_rounds(rounds) is not None \
-                and (deadline is None or time.monotonic() < deadline):
+        in_time = cut_short != TIMEOUT and (deadline is None or time.monotonic() < deadline)
+        if in_time and any(_token_cap(m) for m in models) and grow_rounds(rounds) is not None:
             rounds = grow_rounds(rounds)  # more tokens than counted: count more, same horizon
+            continue
+        if in_time and any(_counter_cap(m) for m in models) and grow_counter_cap(cap) is not None:
+            cap = grow_counter_cap(cap)  # more counters than the bound: a larger one, same horizon
             continue
         if horizon is not None or not any(_unfinished(m) for m in models) or cut_short == TIMEOUT \
                 or any(_script_failed(m) for m in models):
@@ -320,7 +370,7 @@ def solve_keeping_control(scenario: Scenario, *, edition: str | None = None, hor
     ordered = sorted(models, key=lambda m: m[0])
     return Run(scenario, edition_in_force(ordered, edition, scenario), current,
                tuple(symbols for _, symbols in ordered), exhausted, cut_short, tuple(texts for texts, _ in ordered),
-               frozenset(atoms or ())), solver.ctl
+               frozenset(atoms or ()), constants=bound_constants(options + bounds)), solver.ctl
 
 
 def edition_in_force(models: list[ShownModel], override: str | None, scenario: Scenario) -> str | None:

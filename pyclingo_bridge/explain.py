@@ -197,7 +197,7 @@ def explain_atoms(scenario: Scenario, atom_texts: tuple[str, ...], *, edition: s
     query = "".join(f"explain_want({a}).\nexplain_ground({a}).\nexplain_wantnot_at({a}, 0).\n" for a in atoms)
     rules = prog.rules + "".join(f"{rule}\n" for rule in extra)
     ctl = ground(rules + facts + GENERIC + query, horizon=run.horizon, edition=edition,
-                 constants={"explain_depth": depth}, card_files=scenario.card_files)
+                 constants={"explain_depth": depth, **dict(run.constants)}, card_files=scenario.card_files)
     book = _Book(scenario, meta, levels)
     found = {}
     for atom in atoms:

@@ -37,8 +37,9 @@ from clingo import Function, Number, Symbol, parse_term
 
 from . import forked, resources
 from .batches import orders
-from .engine import (ENUMERATE_OPTIONS, ORDERS_ONCE, TIMEOUT, TOKEN_CAP, grow_rounds, longest_game, not_quiescent,
-                     rounds_options, settled_horizon, token_rounds_fixed)
+from .engine import (ENUMERATE_OPTIONS, MAX_COUNTER_CAP, ORDERS_ONCE, TIMEOUT, TOKEN_CAP, bound_constants, cap_options,
+                     counter_cap_fixed, grow_rounds, longest_game, not_quiescent, rounds_options, settled_horizon,
+                     token_rounds_fixed)
 from .enumeration import LIMIT, table_facts, trigger_kinds
 from .errors import HorizonError, Location
 from .guard import time_left
@@ -452,8 +453,13 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
     on Dask workers (explorer_shards.py), with the same result."""
     started = time.monotonic()
     rounds = None if token_rounds_fixed(scenario, options) else 1
+    # the bound on counters: its largest at once (a step's grounding sees the counters of its state,
+    # not every number the game might reach: the bound costs it nothing), where the unrolled
+    # program grows it (engine.grow_counter_cap); both then report a game that needs more alike
+    counters = () if counter_cap_fixed(options) else cap_options(MAX_COUNTER_CAP)
     while True:
-        x = _explore(scenario, edition, timeout=time_left(timeout, started), max_steps=max_steps, options=options + rounds_options(rounds),
+        x = _explore(scenario, edition, timeout=time_left(timeout, started), max_steps=max_steps,
+                     options=options + rounds_options(rounds) + counters,
                      progress=progress, watch=watch, limit=limit, bound=bound, extra_files=extra_files,
                      workers=workers, scheduler=scheduler)
         over = any(o.startswith(TOKEN_CAP) for e in x.endings.values() for o in e.outcome) or \
@@ -709,7 +715,8 @@ def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeou
     outcomes = tuple(Outcome(e.outcome, e.lines, exact, x.witness(e))
                      for e in sorted(x.endings.values(), key=lambda e: e.outcome))
     run = Run(scenario, x.edition, x.depth, tuple(o.witness for o in outcomes), exact, x.cut_short,
-              tuple(tuple(text_of(a) for a in o.witness) for o in outcomes))
+              tuple(tuple(text_of(a) for a in o.witness) for o in outcomes),
+              constants=bound_constants(x.program.options))
     # judged as the unrolled program's run is: every line's atoms (a witness per outcome holds the
     # outcome's script_failed/2), a step named past the horizon the unrolled program settles on
     if error := run_error(run._replace(horizon=settled_horizon(scenario, x.depth))):

@@ -184,7 +184,8 @@ def run_report(path: str, edition: str | None, as_json: bool, show_all: bool, ma
     report = (json_report if as_json else text_report)(result, models, show_all, lines, listed)
     if not result.models and result.exhausted:
         from .conflicts import minimal_conflict, text_report as conflict_text, with_conflict as conflict_json
-        conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout)
+        conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon, timeout=timeout,
+                                    constants=result.constants)
         report = conflict_json(report, conflict) if as_json else report + "\n" + conflict_text(conflict)
     return RunReport(report, own_card_notes(result.scenario, library), result.cut_short is not None)
 
@@ -267,7 +268,7 @@ def explain_failure(result: Run, verdict, edition: str | None, timeout: float | 
             return []
     try:
         conflict = minimal_conflict(result.scenario, edition=edition, horizon=result.horizon,
-                                    expectation=expectation, timeout=timeout)
+                                    expectation=expectation, timeout=timeout, constants=result.constants)
     except LookbackError as error:
         return [f"  (no conflict computed: {error})"]
     if conflict.satisfiable:
@@ -361,7 +362,7 @@ def conflicts_output(path: str, edition: str | None, as_json: bool, timeout: flo
         if any(t.startswith("violation(") for texts in result.texts for t in texts):
             wanted.append(requirement_of(violations=True))
     found = minimal_conflicts(result.scenario, wanted, edition=edition, horizon=result.horizon,
-                              timeout=time_left(timeout, started)) if wanted else []
+                              timeout=time_left(timeout, started), constants=result.constants) if wanted else []
     guard.searched()
     if as_json:
         from .json_output import dumps

@@ -27,6 +27,7 @@ from typing import Callable
 
 from clingo import Symbol, parse_term
 
+from .engine import FIRST_COUNTER_CAP, cap_options
 from .explorer import Exploration, Node, explore, idle_steps
 from .generate import PERFORMABLE, Bounds, Generation, Grounding, scenario_text, situations
 from .progress import Progress
@@ -89,8 +90,10 @@ def search_by_steps(bounds: Bounds, chosen: list[Invariant], alive: list[Invaria
                              number - 1))
                 path = Path(folder) / f"situation_{number}.lp"
                 path.write_text(scenario_text(situation))
+                # the bound on counters the unrolled search grounds with (counters.lp's default: it
+                # grows no bound), so that both drivers search the same games
                 x = explore(load_scenario(str(path), library=bounds.library), timeout=_left(deadline),
-                            bound=bounds.horizon, extra_files=extra)
+                            bound=bounds.horizon, extra_files=extra, options=cap_options(FIRST_COUNTER_CAP))
                 if x.cut_short is not None:
                     return False
                 for leaf in [e.witness for e in x.endings.values()] + x.open:
