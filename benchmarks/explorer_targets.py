@@ -69,6 +69,19 @@ def observed_wipe() -> str:
             + "card(crux, crux_of_fate, alice). init_zone(crux, hand). script(1, cast(alice, crux)).\n")
 
 
+def observed_wipe_of_one_watcher() -> str:
+    """The same board with one watcher: bob's 100 Dragons, alice's one watcher and her Pridemate;
+    destroying the Dragons, 100 gains one a step, each followed by the Pridemate's trigger (302
+    steps, max_steps(400); a 102/102 Pridemate); the other mode, 1 gain. The issue's sentence ("the
+    same with one watcher whose effect is observed") can be read this way too: measured beside it,
+    as what one step of a long game costs when the stack holds up to 100 objects."""
+    return (PLAYERS + "max_steps(400).\n"
+            + "card(w0, cr_example_artifact, alice). init_zone(w0, battlefield).\n"
+            + "card(pride, ajanis_pridemate, alice). init_zone(pride, battlefield).\n"
+            + "".join(f"card(d{i}, shivan_dragon, bob). init_zone(d{i}, battlefield).\n" for i in range(100))
+            + "card(crux, crux_of_fate, alice). init_zone(crux, hand). script(1, cast(alice, crux)).\n")
+
+
 def realistic_wipe() -> str:
     """20 creatures on two sides (alice's Blood Artist, Zulaport Cutthroat and Harvester of Souls
     among her ten), one wipe."""
@@ -86,6 +99,8 @@ TARGETS = (
     Target("wipe 100 x 10 with an observed effect", observed_wipe(),
            "one watcher whose effect is observed (\"whenever you gain life, ...\"), one resolution a step: "
            "under 10 s", 10.0),
+    Target("wipe 100 x 1 with an observed effect", observed_wipe_of_one_watcher(),
+           "the same read as one watcher (100 gains, one a step): under 10 s", 10.0, lines=2),
     Target("nine different triggers", nine_triggers(),
            "every distinct outcome and the exact count of lines under 1 s", 1.0,
            lines=1680),  # 9! / (3! 3! 3!): each ability's three interchangeable (CR 603.3b)
