@@ -37,9 +37,9 @@ from clingo import Function, Number, Symbol, parse_term
 
 from . import forked, resources
 from .batches import orders
-from .engine import (ENUMERATE_OPTIONS, MAX_COUNTER_CAP, ORDERS_ONCE, TIMEOUT, TOKEN_CAP, bound_constants, cap_options,
-                     counter_cap_fixed, grow_rounds, longest_game, not_quiescent, rounds_options, settled_horizon,
-                     token_rounds_fixed)
+from .engine import (ENUMERATE_OPTIONS, FIRST_COUNTER_CAP, MAX_COUNTER_CAP, ORDERS_ONCE, TIMEOUT, TOKEN_CAP,
+                     bound_constants, cap_options, counter_cap_fixed, grow_counter_cap, grow_rounds, longest_game,
+                     not_quiescent, rounds_options, settled_horizon, token_rounds_fixed)
 from .enumeration import LIMIT, table_facts, trigger_kinds
 from .errors import HorizonError, Location
 from .guard import time_left
@@ -158,6 +158,22 @@ class Exploration:
     #: bounded explorations (explore(bound=H)): the lines still running after step H, merged by node
     open: list[Node] = field(default_factory=list)
     program: StepProgram | None = None  # the step program explored (for idle_steps)
+    most_counters: int = 0  # the most counters of one kind on one object in any state explored
+    counter_cap_given: bool = False  # the bound on counters was given (explore: not grown)
+
+    @property
+    def constants(self) -> tuple[tuple[str, int], ...]:
+        """The bounds the unrolled program settles on for the game explored (engine.Run.constants,
+        for explain and conflicts): the explorer's token rounds, and the first bound on counters
+        that holds the most any state had (the explorer plays with the largest: explore), unless
+        one was given."""
+        given = bound_constants(self.program.options if self.program is not None else ())
+        if self.counter_cap_given:
+            return given
+        cap = FIRST_COUNTER_CAP
+        while cap < self.most_counters and grow_counter_cap(cap) is not None:
+            cap = grow_counter_cap(cap)
+        return tuple(c for c in given if c[0] != "counter_cap") + (("counter_cap", cap),)
 
     @property
     def lines(self) -> int:
@@ -368,6 +384,11 @@ def _actions_left(last_action: int, state: State) -> int:
     return max(1, last_action - done)
 
 
+def _most_counters(state: State) -> int:
+    """The most counters of one kind on one object in a state (holds(counters(O, C, N)))."""
+    return max((int(x[x.rindex(",") + 1:-2]) for x in state if x.startswith("holds(counters(")), default=0)
+
+
 def _stack_size(state: State) -> int:
     """How many objects are on the stack in a state."""
     return sum(1 for x in state if x.startswith("holds(on_stack("))
@@ -462,6 +483,7 @@ def explore(scenario: Scenario, edition: str | None = None, *, timeout: float | 
                      options=options + rounds_options(rounds) + counters,
                      progress=progress, watch=watch, limit=limit, bound=bound, extra_files=extra_files,
                      workers=workers, scheduler=scheduler)
+        x.counter_cap_given = not counters
         over = any(o.startswith(TOKEN_CAP) for e in x.endings.values() for o in e.outcome) or \
             any(h.startswith(tuple("outcome(" + c for c in TOKEN_CAP)) for n in x.open for h in n.history)
         if not over or x.cut_short == TIMEOUT or grow_rounds(rounds) is None:
@@ -526,6 +548,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
         initial.solve(on_model=lambda m: first.append(m.symbols(shown=True)))
         for shown in first:
             state, _quiet, shown, texts = _read(shown)
+            result.most_counters = max(result.most_counters, _most_counters(state))
             result.edition = next((str(a.arguments[0]) for a in shown if a.match("rules_edition", 1)), edition)
             own, own_texts, _ = _split_horizon(shown, texts)
             # what the line's history records of step 0 (an invariant broken by the initial state)
@@ -603,6 +626,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
                 stride, calm = 1, 0
             for state, quiet, shown, texts in read:
                 result.step_models += 1
+                result.most_counters = max(result.most_counters, _most_counters(state))
                 # the orders of a batch resolved as one (batches.py), at each step of the window;
                 # at the end, of what is left
                 batched = _batch_atoms(shown, texts)
@@ -716,7 +740,7 @@ def enumerate_by_steps(scenario: Scenario, *, edition: str | None = None, timeou
                      for e in sorted(x.endings.values(), key=lambda e: e.outcome))
     run = Run(scenario, x.edition, x.depth, tuple(o.witness for o in outcomes), exact, x.cut_short,
               tuple(tuple(text_of(a) for a in o.witness) for o in outcomes),
-              constants=bound_constants(x.program.options))
+              constants=x.constants)
     # judged as the unrolled program's run is: every line's atoms (a witness per outcome holds the
     # outcome's script_failed/2), a step named past the horizon the unrolled program settles on
     if error := run_error(run._replace(horizon=settled_horizon(scenario, x.depth))):

@@ -30,7 +30,7 @@ from typing import Callable
 
 from clingo import Symbol, parse_term
 
-from .engine import ORDERS_ONCE, Run, bound_constants, settled_horizon
+from .engine import ORDERS_ONCE, Run, settled_horizon
 from .expect import Lines, check_play
 from .explorer import ALWAYS_WATCHED, Exploration, Watch, explore
 from .observable import step_of
@@ -65,7 +65,7 @@ def by_steps(scenario: Scenario, *, edition: str | None = None, timeout: float |
     sets = sorted(_atoms(x, e, watch) for e in x.endings.values())
     run = Run(scenario, x.edition, settled_horizon(scenario, x.depth), tuple(tuple(s for _, s in a) for a in sets),
               x.cut_short is None, x.cut_short, tuple(tuple(t for t, _ in a) for a in sets),
-              constants=bound_constants(x.program.options))
+              constants=x.constants)
     return run, Lines(x.lines, x.cut_short is None, x.cut_short), x
 
 

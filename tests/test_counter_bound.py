@@ -52,9 +52,11 @@ def test_the_explorer_plays_the_game_the_unrolled_program_settles_on() -> None:
     grown = enumerate_by_steps(scenario)
     assert len(grown.outcomes) == 1 and "counters(pride,plus1,21)" in grown.outcomes[0].atoms
     assert not any(a.startswith("violation(") for a in grown.outcomes[0].atoms)
-    assert dict(grown.run.constants)["counter_cap"] == MAX_COUNTER_CAP
+    # it plays with the largest bound, and its run keeps the one the unrolled program settles on
+    assert dict(grown.run.constants)["counter_cap"] == dict(solve(scenario).constants)["counter_cap"] == 40
     fixed = enumerate_by_steps(scenario, options=FIXED)
     assert "violation(counter_cap(obj(pride,0),plus1))" in fixed.outcomes[0].atoms
+    assert dict(fixed.run.constants)["counter_cap"] == FIRST_COUNTER_CAP
 
 
 def test_conflicts_ground_the_game_with_the_bounds_of_its_run() -> None:
