@@ -74,6 +74,12 @@ def _any(name: str) -> list:
     return [(Function("check_any", [Function(name)]), True)]
 
 
+def _possible(ctl, name: str) -> bool:
+    """Whether check_any(name) is in the ground program: where the grounder found it cannot hold
+    (a game with no token maker, no counters), its query is not asked (a solve call spared)."""
+    return ctl.symbolic_atoms[Function("check_any", [Function(name)])] is not None
+
+
 class _Settled:
     """The grounding at the horizon the run settles on, or why there is none."""
 
@@ -103,14 +109,14 @@ def _settle(scenario: Scenario, edition: str | None, options: tuple[str, ...], m
             return _Settled(None, *here, TIMEOUT)
         if not anything:  # the usual last horizon: one solve instead of three
             return _Settled(solver, *here)
-        if grow_rounds(rounds) is not None:
+        if grow_rounds(rounds) is not None and _possible(solver.ctl, "token_cap"):
             capped, _ = _query(solver.ctl, _any("token_cap"), deadline)
             if capped is None:
                 return _Settled(None, *here, TIMEOUT)
             if capped:
                 rounds = grow_rounds(rounds)  # more tokens than counted: count more, same horizon
                 continue
-        if grow_counter_cap(cap) is not None:
+        if grow_counter_cap(cap) is not None and _possible(solver.ctl, "counters"):
             capped, _ = _query(solver.ctl, _any("counters"), deadline)
             if capped is None:
                 return _Settled(None, *here, TIMEOUT)
