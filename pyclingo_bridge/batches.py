@@ -3,9 +3,10 @@
 With -c identical_orders=one -c batches=on (`enumerate`) a player's triggers of one step are put on
 the stack as a batch with no order, and what is left of a batch of countable ones may resolve as
 one step; a line of play then stands for every order of the objects that left the stack together,
-or were still there when the game ended, as the encodings report them: left_together(I, B, Rank,
-T, Cl), the triggered ability I of class Cl of the batch (B, Rank) left the stack at step T;
-still_together(I, B, Rank, Cl), it is still there at the horizon (T = "end" here). Those orders
+or were still there when the game ended, as the encodings report them: left_together(B, Rank, T,
+Cl, K), K triggered abilities of class Cl of the batch (B, Rank) left the stack at step T (a counted
+entry stands for K interchangeable ones); still_together(B, Rank, Cl, K), they are still there at
+the horizon (T = "end" here). Those orders
 are counted as a fixed order counts them (interchangeable triggers once, CR 603.3b): for each
 (B, Rank, T), the multinomial over the classes, (K1 + ... + Kn)! / (K1! ... Kn!) for Ki objects of
 class i, in Python's integers (far past clingo's 32-bit numbers for large boards). Counting only:
@@ -32,7 +33,7 @@ def orders(atoms: Iterable[Symbol], steps: Container[int | str] | None = None) -
         parts = _parts(a)
         if parts is None or (steps is not None and parts[0][2] not in steps):
             continue
-        groups[parts[0]][parts[1]] += 1
+        groups[parts[0]][parts[1]] += parts[2]
     total = 1
     for counts in groups.values():
         n = factorial(sum(counts.values()))
@@ -43,13 +44,14 @@ def orders(atoms: Iterable[Symbol], steps: Container[int | str] | None = None) -
 
 
 @functools.cache
-def _parts(a: Symbol) -> tuple[tuple[str, str, int | str], str] | None:
-    """((batch, rank, step or "end"), class) of a left_together/5 or still_together/4 atom, else
-    None; read once a symbol (the atoms of a batch still on the stack repeat in every answer set)."""
+def _parts(a: Symbol) -> tuple[tuple[str, str, int | str], str, int] | None:
+    """((batch, rank, step or "end"), class, how many) of a left_together/5 or still_together/4
+    atom, else None; read once a symbol (the atoms of a batch still on the stack repeat in every
+    answer set)."""
     if a.name == "left_together" and len(a.arguments) == 5:
-        _item, b, rank, step, cl = a.arguments
-        return (str(b), str(rank), step.number), str(cl)
+        b, rank, step, cl, k = a.arguments
+        return (str(b), str(rank), step.number), str(cl), k.number
     if a.name == "still_together" and len(a.arguments) == 4:
-        _item, b, rank, cl = a.arguments
-        return (str(b), str(rank), "end"), str(cl)
+        b, rank, cl, k = a.arguments
+        return (str(b), str(rank), "end"), str(cl), k.number
     return None

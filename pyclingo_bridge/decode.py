@@ -94,6 +94,11 @@ class Step(NamedTuple):
     #: the objects of each batch on the stack whose order is chosen as they resolve (they share one
     #: place: asp/triggers/batches.lp, CR 603.3b), in the order of `stack`
     batches: tuple[tuple[str, ...], ...] = ()
+    #: (entry, K) of each counted entry on the stack: K interchangeable triggered abilities of one
+    #: class held as one (asp/triggers/batches.lp: class_count/4, shown as entry_count/3)
+    counts: tuple[tuple[str, int], ...] = ()
+    #: how many triggered abilities left the stack as one at this step (a counted entry's K each)
+    left_as_one: int = 0
 
 
 class AnswerSet(NamedTuple):
@@ -126,9 +131,9 @@ class AnswerSet(NamedTuple):
     #: the step at which the game ended (a player won or it is a draw, CR 104.1), if it did
     game_ends: int | None = None
     #: triggered abilities of a batch that left the stack, or were left when the game ended:
-    #: (ability, batch, APNAP rank, the step as text or "end", its class); the orders one line
+    #: (batch, APNAP rank, the step as text or "end", a class, how many of it); the orders one line
     #: stands for (batches.lp, batches.py)
-    left_together: tuple[tuple[str, int, int, str, str], ...] = ()
+    left_together: tuple[tuple[int, int, str, str, int], ...] = ()
 
 
 class _Collect:
@@ -167,6 +172,7 @@ _FLUENTS: dict[tuple[str, int], Callable[[list[Symbol]], object]] = {
     ("life", 2): lambda args: (text_of(args[0]), args[1].number),
     ("on_stack", 2): lambda args: (text_of(args[0]), args[1]),
     ("on_stack", 1): lambda args: (text_of(args[0]), None),
+    ("class_count", 4): lambda args: (args[0].number, args[1].number, text_of(args[2]), args[3].number),
     ("attached", 2): lambda args: (text_of(args[0]), text_of(args[1])),
     ("damage", 2): lambda args: (text_of(args[0]), args[1].number),
     ("lost", 1): lambda args: text_of(args[0]),
@@ -198,10 +204,11 @@ HANDLERS: dict[tuple[str, int], Callable[[_Collect, tuple[Symbol, ...]], None]] 
     ("removed_no_target", 2): lambda c, a: c.at("removed_no_target", a[1], text_of(a[0])),
     ("target", 3): lambda c, a: c.lists["targets"].append((text_of(a[0]), a[1].number, text_of(a[2]))),
     ("order", 2): lambda c, a: c.lists["orders"].append((text_of(a[0]), a[1].number)),
+    ("entry_count", 3): lambda c, a: c.at("entry_count", a[2], (text_of(a[0]), a[1].number)),
     ("left_together", 5): lambda c, a: c.lists["left_together"].append(
-        (text_of(a[0]), a[1].number, a[2].number, text_of(a[3]), text_of(a[4]))),
+        (a[0].number, a[1].number, text_of(a[2]), text_of(a[3]), a[4].number)),
     ("still_together", 4): lambda c, a: c.lists["left_together"].append(
-        (text_of(a[0]), a[1].number, a[2].number, "end", text_of(a[3]))),
+        (a[0].number, a[1].number, "end", text_of(a[2]), a[3].number)),
     ("mode", 2): lambda c, a: c.lists["modes"].append((text_of(a[0]), a[1].number)),
     ("pt", 4): lambda c, a: c.lists["pt"].append((text_of(a[0]), text_of(a[1]), a[2].number, a[3].number)),
     ("final_pt", 3): lambda c, a: c.lists["final_pt"].append((text_of(a[0]), text_of(a[1]), a[2].number)),
@@ -312,6 +319,9 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
         handler(c, args)
     triggers = tuple(sorted((_trigger(a, c) for a in c.instances), key=lambda t: (t.step, t.id)))
     ps = c.per_step
+    left_as_one: dict[str, int] = defaultdict(int)
+    for _b, _rank, t, _cl, k in c.lists["left_together"]:
+        left_as_one[t] += k
     steps = tuple(
         Step(index=t, kind=c.step_kind.get(t, "initial" if t == 0 else "unknown"),
              events=tuple(sorted(ps["events"][t])),
@@ -324,8 +334,9 @@ def decode(symbols: Iterable[Symbol], index: int = 1) -> AnswerSet:
              condition_unmet=tuple(sorted(ps["condition_unmet"][t])),
              removed_no_target=tuple(sorted(ps["removed_no_target"][t])),
              haunts=tuple(sorted(ps["haunts"][t])), at_once=bool(ps["at_once"][t]),
+             left_as_one=left_as_one[str(t)] if ps["at_once"][t] else 0,
              tapped=tuple(sorted(ps["tapped"][t])), chosen_types=tuple(sorted(ps["chosen_type"][t])),
-             copies=tuple(sorted(ps["copy_effect"][t])))
+             copies=tuple(sorted(ps["copy_effect"][t])), counts=tuple(sorted(ps["entry_count"][t])))
         for t in sorted(set(c.step_kind) | {0}))
     lists = {name: tuple(sorted(values, key=_script_failure_order if name == "script_failures" else None))
              for name, values in c.lists.items()}

@@ -375,13 +375,17 @@ class SharedSteps:
         return self.done.pop(i)
 
 
-def _actions_left(last_action: int, state: State) -> int:
-    """The scripted actions not yet performed after the state (its script_pos/1, procedure.lp) of a
-    script whose last action is numbered last_action: the game is not quiescent while one is left,
-    so a window no longer than that runs through unless the line branches (or its script fails).
-    At least 1."""
+def _steps_left(last_action: int, state: State) -> int:
+    """How many steps the line from the state has left at least, as far as the state tells: the
+    scripted actions not yet performed after it (its script_pos/1, procedure.lp) of a script whose
+    last action is numbered last_action (the game is not quiescent while one is left), or the
+    objects on the stack, each of a counted entry one (batches.lp: class_count/4; each resolves at
+    a step of its own, but a batch resolved as one or a player leaving the game can take fewer). A
+    window no longer than that runs through unless the line branches (or its script fails, or it
+    ends sooner: _window grounds it again shorter). At least 1."""
     done = next((int(x[len("holds(script_pos("):-2]) for x in state if x.startswith("holds(script_pos(")), 0)
-    return max(1, last_action - done)
+    counted = sum(int(x[x.rindex(",") + 1:-2]) - 1 for x in state if x.startswith("holds(class_count("))
+    return max(1, last_action - done, _stack_size(state) + counted)
 
 
 def _most_counters(state: State) -> int:
@@ -590,7 +594,7 @@ def _explore_with(expander, scenario: Scenario, edition: str | None, files: list
             result.groundings += len(frontier)
             longest = max(longest, (time.monotonic() - began) / len(frontier))
         k = min(stride, MAX_WINDOW, max_steps - t, (bound - t) if bound is not None else MAX_WINDOW,
-                _actions_left(last_action, next(iter(frontier.values())).state)) if len(frontier) == 1 else 1
+                _steps_left(last_action, next(iter(frontier.values())).state)) if len(frontier) == 1 else 1
         # several states of one world are ground as one program (SharedStep), each then solved
         shared = SharedSteps(program, t, [(node.state, node.world) for node in frontier.values()],
                              fork=result.groundings >= FORK_AFTER) if expanded is None and len(frontier) > 1 else None

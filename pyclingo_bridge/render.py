@@ -68,7 +68,7 @@ def step_kind(step: Step, script: dict[int, Symbol]) -> str:
     if kind.match("failed", 1):
         return f"scripted action {_scripted(kind, script, ' cannot be performed: ')}"
     if kind.match("resolve", 1) and step.at_once:
-        return f"resolution of a batch of {len(step.resolved)} as one"
+        return f"resolution of a batch of {step.left_as_one or len(step.resolved)} as one"
     if kind.match("resolve", 1):
         return f"resolution of {_relabel(kind.arguments[0])}"
     if kind.match("continues", 2):
@@ -115,12 +115,14 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
     lines += [f"  fizzled (all targets illegal): {label(i)}" for i in step.fizzled]
     lines += [f"  did nothing (its \"if\" is false now, CR 603.4): {label(i)}" for i in step.condition_unmet]
     if step.at_once:
+        left = [(cl, k) for _, _, t, cl, k in model.left_together if t == str(step.index)]
+        count = dict(previous.counts) if previous else {}  # counted entries (batches.lp: class_count/4)
         lines.append("  resolved as one (a batch, CR 603.3b; asp/triggers/batches.lp): "
-                     + ", ".join(label(i) for i in step.resolved))
-        took = [i for i, _, _, t, cl in model.left_together if t == str(step.index) and cl.startswith("taken(")]
-        if took:  # batches.lp: class_takes/3, the first of each class in the order of terms
+                     + ", ".join(label(i) + (f" (x{count[i]})" if i in count else "") for i in step.resolved))
+        took = [(cl.removeprefix("taken(")[:-1], k) for cl, k in left if cl.startswith("taken(")]
+        if took:  # batches.lp: class_takes/3, how many of each class (which ones does not matter)
             lines.append("  took the option (CR 603.5; of a class, which ones does not matter): "
-                         + ", ".join(label(i) for i in sorted(took)))
+                         + ", ".join(f"{k} of {cl}" for cl, k in sorted(took)))
     lines += [f"  lost the game: {p}" for p in step.lost if not previous or p not in previous.lost]
     if model.game_ends == step.index:
         lines.append("  the game is over (CR 104.1): nothing happens after this step")
@@ -134,14 +136,18 @@ def _step_lines(step: Step, previous: Step | None, model: AnswerSet, script: dic
 def _stack_text(step, label) -> str:
     """The stack top first, each batch whose order is chosen as it resolves shown once, in braces."""
     batch_of = {item: batch for batch in step.batches for item in batch}
+    count = dict(step.counts)
+
+    def entry(item: str) -> str:  # a counted entry: K interchangeable ones held as one (batches.lp)
+        return label(item) + (f" (x{count[item]}, interchangeable)" if item in count else "")
     parts, shown = [], set()
     for item in step.stack:
         batch = batch_of.get(item)
         if batch is None:
-            parts.append(label(item))
+            parts.append(entry(item))
         elif batch not in shown:
             shown.add(batch)
-            parts.append("{" + ", ".join(label(i) for i in batch) + "} (a batch: the next chosen as they resolve, CR 603.3b)")
+            parts.append("{" + ", ".join(entry(i) for i in batch) + "} (a batch: the next chosen as they resolve, CR 603.3b)")
     return ", ".join(parts)
 
 

@@ -94,8 +94,8 @@ def _one_a_step_horizon(run: Run) -> int:
     horizon = run.horizon
     for model in run.models:
         at_once = {a.arguments[0] for a in model if a.match("at_once", 1)}
-        left = [a for a in model if a.match("left_together", 5) and a.arguments[3] in at_once]
-        if merged := len(left) - len(at_once):
+        left = sum(a.arguments[4].number for a in model if a.match("left_together", 5) and a.arguments[2] in at_once)
+        if merged := left - len(at_once):
             last = max((a.arguments[0].number for a in model
                         if a.match("step_kind", 2) and not a.arguments[1].match("idle", 0)), default=0)
             horizon = max(horizon, settled_horizon(run.scenario, last + merged))

@@ -99,7 +99,7 @@ def short_kind(step: Step, script: dict) -> str:
         objects = [str(a) for a in action.arguments[1:2]] if action.arguments else []
         return " ".join([action.name] + objects)
     if kind.match("resolve", 1) and step.at_once:
-        return f"batch of {len(step.resolved)} as one"
+        return f"batch of {step.left_as_one or len(step.resolved)} as one"
     if kind.match("resolve", 1):
         return "resolve " + short_item(str(kind.arguments[0]))
     if kind.match("continues", 2):
@@ -364,11 +364,14 @@ class Drawing:
         self.text(self.name_x, self._stack_line(0), "stack", "row-name", title="the stack after each step, top first")
         for step in self.steps:
             x = self.col_x(step.index)
+            count = dict(step.counts)  # counted entries: K interchangeable ones held as one (batches.lp)
             for i, item in enumerate(step.stack):
-                self.text(x + 6, self._stack_line(i), fit(short_item(item), COL_W - 12), "stack-item",
-                          title=label(item), data=f' data-step="{step.index}"')
-            for batch in step.batches:
-                self._batch_bracket(x, step, batch)
+                times = f" x{count[item]}" if item in count else ""
+                self.text(x + 6, self._stack_line(i), fit(short_item(item), COL_W - 12 - len(times) * CHAR) + times,
+                          "stack-item", title=label(item) + times, data=f' data-step="{step.index}"')
+            in_batch = {item for batch in step.batches for item in batch}
+            for batch in step.batches + tuple((item,) for item in step.stack if item in count and item not in in_batch):
+                self._batch_bracket(x, step, batch, sum(count.get(item, 1) for item in batch))
         before: dict[str, int] = {}
         for j, player in enumerate(self.players):
             y = self.life_top + 12 + j * LINE
@@ -387,15 +390,16 @@ class Drawing:
         """The baseline of the i-th object (0: the top) of a step's stack."""
         return self.stack_top + 12 + i * LINE
 
-    def _batch_bracket(self, x: float, step: Step, batch: tuple[str, ...]) -> None:
-        """A bracket left of the objects of a batch on the stack: they share one place, the next of
-        them chosen as they resolve (CR 603.3b; asp/triggers/batches.lp), not an order."""
+    def _batch_bracket(self, x: float, step: Step, batch: tuple[str, ...], size: int) -> None:
+        """A bracket left of the entries of a batch on the stack: they share one place, the next of
+        them chosen as they resolve (CR 603.3b; asp/triggers/batches.lp), not an order; size counts
+        each counted entry as the K interchangeable ones it stands for."""
         top = self._stack_line(step.stack.index(batch[0])) - FONT_SIZE + 1
         bottom = self._stack_line(step.stack.index(batch[-1])) + 3
-        tip = (f"a batch of {len(batch)} after step {step.index}: one place on the stack, the next chosen "
-               "as they resolve (CR 603.3b)")
+        tip = (f"a batch of {size} after step {step.index}: one place on the stack, the next chosen "
+               "as they resolve (CR 603.3b)" + ("; interchangeable ones held as one entry (xK)" if size > len(batch) else ""))
         self.parts.append(f'<path d="M{x + 4:.1f},{top:.1f} H{x + 2:.1f} V{bottom:.1f} H{x + 4:.1f}" class="batch" '
-                          f'data-step="{step.index}" data-size="{len(batch)}"><title>{escape(tip)}</title></path>')
+                          f'data-step="{step.index}" data-size="{size}"><title>{escape(tip)}</title></path>')
 
     # - the document ---------------------------------------------------------------------------
     @property

@@ -58,19 +58,21 @@ def _life(outcome: tuple[str, ...], player: str) -> int:
 
 
 def test_the_orders_a_step_stands_for_are_a_multinomial() -> None:
-    def left(ab: str, i: int, t: str, cl: str = "") -> object:
-        cl = cl or f"cl({ab})"
+    def left(t: str, cl: str, k: int) -> object:  # k of class cl of the batch (3, 0) left at step t
         if t == "end":  # still on the stack when the game ends
-            return parse_term(f"still_together(tr({ab},obj(s,0),obj(x{i},0),left,1),3,0,{cl})")
-        return parse_term(f"left_together(tr({ab},obj(s,0),obj(x{i},0),left,1),3,0,{t},{cl})")
-    atoms = ([left("a", i, "4") for i in range(6)] + [left("b", i, "4") for i in range(3)]
-             + [left("a", 9, "end"), left("a", 10, "end"), left("b", 11, "end")])
+            return parse_term(f"still_together(3,0,{cl},{k})")
+        return parse_term(f"left_together(3,0,{t},{cl},{k})")
+    atoms = [left("4", "cl(a)", 6), left("4", "cl(b)", 3), left("end", "cl(a)", 2), left("end", "cl(b)", 1)]
     assert orders(atoms, {4}) == math.comb(9, 3)  # 9! / (6! 3!)
     assert orders(atoms, {"end"}) == 3 and orders(atoms, {5}) == 1  # 3! / (2! 1!)
     assert orders(atoms, {4, "end"}) == math.comb(9, 3) * 3  # the steps of a window, and the end
     assert orders(atoms) == math.comb(9, 3) * 3
+    # one of a counted entry resolved one at a time: one order
+    assert orders([left("7", "cl(a)", 1)]) == 1
+    # the class of those that took their option apart: which J of the K took it (C(K, J))
+    assert orders([left("5", "taken(cl(d))", 2), left("5", "cl(d)", 3)]) == math.comb(5, 2)
     # by class, not by ability: one ability's objects on two targets are two classes
-    targeted = [left("t", i, "6", f"cl(t,obj(s,0),{'alice' if i < 2 else 'bob'})") for i in range(5)]
+    targeted = [left("6", "cl(t,obj(s,0),alice)", 2), left("6", "cl(t,obj(s,0),bob)", 3)]
     assert orders(targeted, {6}) == math.comb(5, 2)  # 5! / (2! 3!)
 
 
@@ -99,11 +101,15 @@ def test_a_batch_that_can_end_the_game_resolves_one_object_at_a_time(tmp, driver
 
 
 def test_what_is_left_of_a_batch_resolves_as_one_step(tmp) -> None:
-    # the seed wipe with identical orders once: the two artifact triggers resolve at one step
+    # the seed wipe with identical orders once: the two artifact triggers go on the stack as one
+    # counted entry (class_count/4) and resolve at one step, both of them
     run = solve(_scenario(_board(1, 0, 2), tmp), options=BATCHES)
     atoms = {str(a) for a in run.models[0]}
     resolved = sorted(a for a in atoms if a.startswith("step_kind(") and ",resolve(tr(" in a)
-    assert len(resolved) == 2 and len({a.split(",")[0] for a in resolved}) == 1
+    assert len(resolved) == 1 and "holds(class_count(3,0,cl(ab(cr_example_artifact,1)),2),3)" in atoms
+    step = resolved[0].split(",")[0].removeprefix("step_kind(")
+    assert f"at_once({step})" in atoms
+    assert f"left_together(3,0,{step},cl(ab(cr_example_artifact,1)),2)" in atoms
     assert not any(a.startswith("violation(") for a in atoms)
     # without batches (run and check: their expectations name steps) they resolve one a step, as before
     run = solve(_scenario(_board(1, 0, 2), tmp))
