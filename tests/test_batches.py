@@ -128,12 +128,12 @@ def test_a_scripted_resolve_resolves_one_object_of_a_batch(tmp) -> None:
     assert len(kinds) == 3 and len({a.split(",")[0] for a in kinds}) == 3  # the wipe, then one a step
 
 
-def _step_atoms(text: str, tmp: Path) -> list[int]:
-    """Ground atoms of each of the first five steps of the explorer's first line."""
+def _step_atoms(text: str, tmp: Path, steps: int = 5) -> list[int]:
+    """Ground atoms of each of the first steps of the explorer's first line."""
     scenario = _scenario(text, tmp)
     program = StepProgram(resources.encoding_files(scenario.card_files), scenario.program, BATCHES)
     sizes, state, ctl = [], None, program.control(-1, STATE_SHOWN)
-    for t in range(5):
+    for t in range(steps):
         ctl.ground([("base", [])])
         models: list = []
         ctl.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
@@ -150,6 +150,18 @@ def test_the_size_of_a_batch_does_not_multiply_the_ground_step(tmp) -> None:
     small, large = _step_atoms(_board(1, 0, 20), tmp), _step_atoms(_board(1, 0, 40), tmp)
     for t in (3, 4):
         assert large[t] < 2.5 * small[t], (t, small, large)
+
+
+@pytest.mark.slow  # 5 s
+def test_a_counted_entry_resolved_one_at_a_time_grounds_alike_whatever_its_count(tmp) -> None:
+    # the same with alice's Ajani's Pridemate: a life gain is observed (CR 119.10), so the 21 or 41
+    # gains resolve one a step; the watcher's triggers are one counted entry (batches.lp:
+    # class_count/4), and each step that resolves one of them grounds the same atoms however many
+    # are left (as K objects, each of them a possible next one: some 90 atoms fewer a step)
+    pride = "card(pride, ajanis_pridemate, alice). init_zone(pride, battlefield).\n"
+    for n in (20, 40):
+        sizes = _step_atoms(_board(1, 0, n) + pride, tmp, steps=8)
+        assert len(set(sizes[4:])) == 1, (n, sizes)
 
 
 def _prophecies_and_sheoldred() -> str:
