@@ -30,7 +30,7 @@ def orders(atoms: Iterable[Symbol], steps: Container[int | str] | None = None) -
     1,000 triggers shows 1,000 of them)."""
     groups: dict[tuple[str, str, int | str], Counter] = defaultdict(Counter)
     for a in atoms:
-        parts = _parts(a)
+        parts = together_parts(a)
         if parts is None or (steps is not None and parts[0][2] not in steps):
             continue
         groups[parts[0]][parts[1]] += parts[2]
@@ -44,7 +44,7 @@ def orders(atoms: Iterable[Symbol], steps: Container[int | str] | None = None) -
 
 
 @functools.cache
-def _parts(a: Symbol) -> tuple[tuple[str, str, int | str], str, int] | None:
+def together_parts(a: Symbol) -> tuple[tuple[str, str, int | str], str, int] | None:
     """((batch, rank, step or "end"), class, how many) of a left_together/5 or still_together/4
     atom, else None; read once a symbol (the atoms of a batch still on the stack repeat in every
     answer set)."""

@@ -68,7 +68,7 @@ def step_kind(step: Step, script: dict[int, Symbol]) -> str:
     if kind.match("failed", 1):
         return f"scripted action {_scripted(kind, script, ' cannot be performed: ')}"
     if kind.match("resolve", 1) and step.at_once:
-        return f"resolution of a batch of {step.left_as_one or len(step.resolved)} as one"
+        return f"resolution of a batch of {step.left_as_one} as one"
     if kind.match("resolve", 1):
         return f"resolution of {_relabel(kind.arguments[0])}"
     if kind.match("continues", 2):

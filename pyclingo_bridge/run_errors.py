@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from clingo import Symbol
 
+from .batches import together_parts
 from .engine import Run, settled_horizon
 from .errors import ScenarioError
 from .observable import step_of
@@ -93,8 +94,9 @@ def _one_a_step_horizon(run: Run) -> int:
     not idle; a run with no such line has its own horizon."""
     horizon = run.horizon
     for model in run.models:
-        at_once = {a.arguments[0] for a in model if a.match("at_once", 1)}
-        left = sum(a.arguments[4].number for a in model if a.match("left_together", 5) and a.arguments[2] in at_once)
+        at_once = {a.arguments[0].number for a in model if a.match("at_once", 1)}
+        left = sum(k for (_, _, step), _, k in (together_parts(a) for a in model if a.match("left_together", 5))
+                   if step in at_once)
         if merged := left - len(at_once):
             last = max((a.arguments[0].number for a in model
                         if a.match("step_kind", 2) and not a.arguments[1].match("idle", 0)), default=0)

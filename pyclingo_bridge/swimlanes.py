@@ -99,7 +99,7 @@ def short_kind(step: Step, script: dict) -> str:
         objects = [str(a) for a in action.arguments[1:2]] if action.arguments else []
         return " ".join([action.name] + objects)
     if kind.match("resolve", 1) and step.at_once:
-        return f"batch of {step.left_as_one or len(step.resolved)} as one"
+        return f"batch of {step.left_as_one} as one"
     if kind.match("resolve", 1):
         return "resolve " + short_item(str(kind.arguments[0]))
     if kind.match("continues", 2):
