@@ -245,6 +245,13 @@ def _window(ctl, t: int, k: int) -> tuple[list[list[Symbol]] | None, int]:
 
 #: at most so many states are ground together (SharedStep)
 SHARED_GROUP = 256
+#: a state in which more triggered abilities wait to go on the stack is ground alone (SharedSteps):
+#: a group's state atoms are externals, not facts, and batches.lp counts the waiting triggers of
+#: each ability (pending_head/4, pending_size/4) by aggregates the grounder evaluates over facts
+#: only: over externals every possible head and count is ground (K^2 for K waiting). Beside a
+#: state of its own world, the ten watchers' 1,000 triggers of the observed wipe: that one
+#: grounding 8.6 s and 906 MiB, alone 0.2 s and 79 MiB (benchmarks/analysis.md)
+SHARED_WAITING = 32
 
 
 class SharedStep:
@@ -343,7 +350,8 @@ class SharedSteps:
     (read(i)): solved in the SharedStep of its group, ground and solved for the whole group on first
     use (a time limit checked between states still stops before a grounding), or, for a state alone
     in its group, ground on its own (facts and all: smaller). States go together by world,
-    SHARED_GROUP at most in one grounding; `groundings` counts those made so far. Each grounding is
+    SHARED_GROUP at most in one grounding, but a state where more than SHARED_WAITING triggers
+    wait is always alone; `groundings` counts those made so far. Each grounding is
     made in a forked child (forked.py) if `fork` (explore: past FORK_AFTER groundings; never in a
     Dask worker: explorer_shards.py)."""
 
@@ -351,8 +359,9 @@ class SharedSteps:
         self.program, self.t, self.items = program, t, items
         self.run = _runner(fork)
         by_world: dict[int, list[int]] = {}
-        for i, (_, world) in enumerate(items):
-            by_world.setdefault(world, []).append(i)
+        for i, (state, world) in enumerate(items):
+            if _waiting(state) <= SHARED_WAITING:
+                by_world.setdefault(world, []).append(i)
         self.group_of: dict[int, tuple[int, ...]] = {}
         for members in by_world.values():
             for first in range(0, len(members), SHARED_GROUP):
@@ -373,6 +382,11 @@ class SharedSteps:
             self.done.update(zip(group, reads))
             self.groundings += 1
         return self.done.pop(i)
+
+
+def _waiting(state: State) -> int:
+    """How many triggered abilities wait to be put on the stack in a state (engine.lp: waiting/4)."""
+    return sum(1 for x in state if x.startswith("waiting("))
 
 
 def _steps_left(last_action: int, state: State) -> int:

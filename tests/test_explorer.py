@@ -115,6 +115,39 @@ def test_states_ground_together_give_each_state_its_own_answer_sets(tmp_path) ->
         assert answers(together.models(state)) == own[state]
 
 
+def test_a_state_where_many_triggers_wait_is_ground_alone(tmp_path) -> None:
+    # CR 603.3b, batches.lp: the triggers waiting in a state are counted by ability (pending_head/4,
+    # pending_size/4), aggregates the grounder evaluates over facts; ground together with another
+    # state their atoms are externals, and every possible head and count would be ground (the
+    # observed wipe of ten watchers: one grounding of 8.6 s and 906 MiB). Crux of Fate's two modes
+    # give two states of one world after it resolves: 40 triggers waiting after its non-Dragon
+    # mode, 1 after the other (a Shivan Dragon died); each is ground on its own, and gives its own
+    # answer sets
+    from pyclingo_bridge.explorer import SHARED_WAITING, STATE_SHOWN, SharedSteps, _read
+    from pyclingo_bridge.step_state import state_facts
+
+    bears = SHARED_WAITING + 8
+    lines = ["player(alice, 1). player(bob, 2). active_player(alice).",
+             "card(w, cr_example_artifact, alice). init_zone(w, battlefield).",
+             "card(crux, crux_of_fate, alice). init_zone(crux, hand). script(1, cast(alice, crux)).",
+             "card(d, shivan_dragon, bob). init_zone(d, battlefield)."]
+    lines += [f"card(b{i}, grizzly_bears, bob). init_zone(b{i}, battlefield)." for i in range(bears)]
+    path = tmp_path / "crux.lp"
+    path.write_text("\n".join(lines) + "\n")
+    x = explore(load_scenario(path), options=("-c", "identical_orders=one", "-c", "batches=on"), bound=2)
+    states = sorted(node.state for node in x.open)
+    assert sorted(sum(a.startswith("waiting(") for a in state) for state in states) == [1, bears]
+    steps = SharedSteps(x.program, 2, [(state, 0) for state in states])
+    assert steps.group_of == {}
+    for i, state in enumerate(states):
+        alone = x.program.control(2, state_facts(state, 2) + STATE_SHOWN)
+        alone.ground([("base", [])])
+        models: list = []
+        alone.solve(on_model=lambda m: models.append(m.symbols(shown=True)))
+        assert sorted(r[0] for r in steps.read(i)) == sorted(_read(m)[0] for m in models)
+    assert steps.groundings == 2
+
+
 @pytest.mark.slow  # 3.5 s: the README's command stays under its budget (.ci/run runs it)
 def test_each_step_is_ground_in_a_forked_child_and_the_lines_are_the_same(tmp_path, monkeypatch) -> None:
     # clingo never frees a symbol, and each step names new ones (holds(F, 64), ...): past its first
