@@ -239,7 +239,9 @@ def _window(ctl, t: int, k: int) -> tuple[list[list[Symbol]] | None, int]:
         return models, k
     if len(models) != 1:
         return None, 1
-    ends = [a.arguments[0].number for a in models[0] if a.match("quiet_at", 1)]
+    # by their texts (printed once: _read prints every shown atom anyway), not a call into clingo
+    # for each atom's name and arity
+    ends = [int(x[len("quiet_at("):-1]) for x in map(text_of, models[0]) if x.startswith("quiet_at(")]
     return (None, min(ends) - t) if ends else (models, k)
 
 
