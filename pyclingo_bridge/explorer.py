@@ -31,7 +31,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Iterator
 
 from clingo import Function, Number, Symbol, parse_term
 
@@ -247,12 +247,13 @@ def _window(ctl, t: int, k: int) -> tuple[list[list[Symbol]] | None, int]:
 
 #: at most so many states are ground together (SharedStep)
 SHARED_GROUP = 256
-#: a state in which more triggered abilities wait to go on the stack is ground alone (SharedSteps):
-#: a group's state atoms are externals, not facts, and batches.lp counts the waiting triggers of
-#: each ability (pending_head/4, pending_size/4) by aggregates the grounder evaluates over facts
-#: only: over externals every possible head and count is ground (K^2 for K waiting). Beside a
-#: state of its own world, the ten watchers' 1,000 triggers of the observed wipe: that one
-#: grounding 8.6 s and 906 MiB, alone 0.2 s and 79 MiB (benchmarks/analysis.md)
+#: at most so many triggered abilities wait to go on the stack in the states ground together
+#: (SharedSteps, _groups; a state where more wait is ground alone): a group's state atoms are
+#: externals, not facts, and batches.lp counts the waiting triggers of each ability
+#: (pending_head/4, pending_size/4) by aggregates the grounder evaluates over facts only: over
+#: externals every possible head and count is ground (K^2 for K waiting). Beside a state of its
+#: own world, the ten watchers' 1,000 triggers of the observed wipe: that one grounding 8.6 s and
+#: 906 MiB, alone 0.2 s and 79 MiB (benchmarks/analysis.md)
 SHARED_WAITING = 32
 
 
@@ -352,8 +353,8 @@ class SharedSteps:
     (read(i)): solved in the SharedStep of its group, ground and solved for the whole group on first
     use (a time limit checked between states still stops before a grounding), or, for a state alone
     in its group, ground on its own (facts and all: smaller). States go together by world,
-    SHARED_GROUP at most in one grounding, but a state where more than SHARED_WAITING triggers
-    wait is always alone; `groundings` counts those made so far. Each grounding is
+    SHARED_GROUP at most in one grounding, and SHARED_WAITING triggers waiting in its states
+    together at most (_groups); `groundings` counts those made so far. Each grounding is
     made in a forked child (forked.py) if `fork` (explore: past FORK_AFTER groundings; never in a
     Dask worker: explorer_shards.py)."""
 
@@ -361,13 +362,11 @@ class SharedSteps:
         self.program, self.t, self.items = program, t, items
         self.run = _runner(fork)
         by_world: dict[int, list[int]] = {}
-        for i, (state, world) in enumerate(items):
-            if _waiting(state) <= SHARED_WAITING:
-                by_world.setdefault(world, []).append(i)
+        for i, (_, world) in enumerate(items):
+            by_world.setdefault(world, []).append(i)
         self.group_of: dict[int, tuple[int, ...]] = {}
         for members in by_world.values():
-            for first in range(0, len(members), SHARED_GROUP):
-                group = tuple(members[first:first + SHARED_GROUP])
+            for group in _groups([(i, _waiting(items[i][0])) for i in members]):
                 if len(group) > 1:
                     self.group_of.update((i, group) for i in group)
         self.done: dict[int, list[Read]] = {}
@@ -386,9 +385,26 @@ class SharedSteps:
         return self.done.pop(i)
 
 
-def _waiting(state: State) -> int:
-    """How many triggered abilities wait to be put on the stack in a state (engine.lp: waiting/4)."""
-    return sum(1 for x in state if x.startswith("waiting("))
+def _waiting(state: State) -> frozenset[str]:
+    """The triggered abilities waiting to be put on the stack in a state (engine.lp: waiting/4)."""
+    return frozenset(x for x in state if x.startswith("waiting("))
+
+
+def _groups(members: list[tuple[int, frozenset[str]]]) -> Iterator[tuple[int, ...]]:
+    """The states of one world (index, waiting triggers), in order, cut into groups to ground
+    together: at most SHARED_GROUP states, and at most SHARED_WAITING triggers waiting in the
+    group's states together (a state with more is a group of its own)."""
+    group: list[int] = []
+    waiting: frozenset[str] = frozenset()
+    for i, own in members:
+        more = waiting | own
+        if group and (len(group) == SHARED_GROUP or len(more) > SHARED_WAITING):
+            yield tuple(group)
+            group, more = [], own
+        group.append(i)
+        waiting = more
+    if group:
+        yield tuple(group)
 
 
 def _steps_left(last_action: int, state: State) -> int:

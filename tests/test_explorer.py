@@ -148,6 +148,22 @@ def test_a_state_where_many_triggers_wait_is_ground_alone(tmp_path) -> None:
     assert steps.groundings == 2
 
 
+def test_states_go_together_while_the_triggers_waiting_in_them_stay_few() -> None:
+    # the same bound on a group as a whole (explorer._groups): the externals of a group are the
+    # union of its states' atoms, so states whose waiting triggers differ add up; those that
+    # wait on the same triggers (a frontier that differs in a target or a life total) do not
+    from pyclingo_bridge.explorer import SHARED_GROUP, SHARED_WAITING, _groups
+
+    same = frozenset(f"waiting(t{i})" for i in range(SHARED_WAITING))
+    assert list(_groups([(i, same) for i in range(5)])) == [(0, 1, 2, 3, 4)]
+    half = SHARED_WAITING // 2 + 1  # two states' own triggers are more than SHARED_WAITING
+    own = [frozenset(f"waiting(s{i}_{j})" for j in range(half)) for i in range(4)]
+    assert list(_groups(list(enumerate(own)))) == [(0,), (1,), (2,), (3,)]
+    many = frozenset(f"waiting(m{j})" for j in range(SHARED_WAITING + 1))
+    assert list(_groups([(0, frozenset()), (1, many), (2, frozenset()), (3, frozenset())])) == [(0,), (1,), (2, 3)]
+    assert [len(g) for g in _groups([(i, frozenset()) for i in range(SHARED_GROUP + 1)])] == [SHARED_GROUP, 1]
+
+
 @pytest.mark.slow  # 3.5 s: the README's command stays under its budget (.ci/run runs it)
 def test_each_step_is_ground_in_a_forked_child_and_the_lines_are_the_same(tmp_path, monkeypatch) -> None:
     # clingo never frees a symbol, and each step names new ones (holds(F, 64), ...): past its first
