@@ -397,12 +397,11 @@ def _groups(members: list[tuple[int, frozenset[str]]]) -> Iterator[tuple[int, ..
     group: list[int] = []
     waiting: frozenset[str] = frozenset()
     for i, own in members:
-        more = waiting | own
-        if group and (len(group) == SHARED_GROUP or len(more) > SHARED_WAITING):
+        if group and (len(group) == SHARED_GROUP or len(waiting | own) > SHARED_WAITING):
             yield tuple(group)
-            group, more = [], own
+            group, waiting = [], frozenset()
         group.append(i)
-        waiting = more
+        waiting |= own
     if group:
         yield tuple(group)
 
