@@ -27,10 +27,12 @@ without a step is made once, in the static program, or is an error of the encodi
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -179,7 +181,14 @@ def _rules_parts(files: list[Path]) -> tuple[str, str, set]:
     """_encodings_parts of files split together. Kept in the cache folder under a hash of their
     text: walking the syntax trees of some 4,000 statements takes about a second, and parsing them
     into Python objects, which every process would do again, about 0.15 s; the step program's text
-    alone parses in a fraction of that, and the static text goes to clingo as text."""
+    alone parses in a fraction of that, and the static text goes to clingo as text. Read from there
+    once a process for the same files unchanged."""
+    return _rules_parts_of(tuple(map(_stamp, files)))
+
+
+@functools.lru_cache(maxsize=4)
+def _rules_parts_of(stamps: tuple[tuple[str, int, int], ...]) -> tuple[str, str, set]:
+    files = [Path(path) for path, _, _ in stamps]
     cached = cache_dir() / f"step-parts-{files_digest(files)}.json"
     try:
         data = json.loads(cached.read_text())
@@ -213,8 +222,7 @@ _CONSTANT = "lookback_constant_"
 _STAND_IN = re.compile(_CONSTANT + r"([A-Za-z0-9_']+)")
 
 
-def _relaxation(step_text: str, encodings: list, own: list, options: tuple[str, ...],
-                ids: frozenset[str]) -> str | None:
+def _relaxation(enc: "_Encodings", own: list, options: tuple[str, ...], ids: frozenset[str]) -> str | None:
     """The relaxation of the step statements (step_relevance.py): the encodings' part kept in the
     cache folder under a hash of their text and the names of their constants (building it walks
     every syntax tree: about a second), the scenario's own step rules relaxed each time.
@@ -222,22 +230,26 @@ def _relaxation(step_text: str, encodings: list, own: list, options: tuple[str, 
     The relaxation reads a constant only as the term it stands for (step_relevance._Terms), so the
     kept part is built once with a stand-in name for each constant and the values are put in its
     text: the games of every edition, horizon, batch mode or order mode share it."""
-    constants = step_relevance.constants_of(encodings + own, options)
+    # step_relevance.constants_of(encodings + own, options), the encodings' part read once
+    constants = {**enc.constants, **step_relevance.constants_of(own, ()), **step_relevance.constants_of([], options)}
     names = sorted(constants)
-    digest = hashlib.sha256((step_text + "\0" + repr(names)).encode())
-    cached = cache_dir() / f"step-relaxed-{digest.hexdigest()[:20]}.lp"
-    try:
-        text = cached.read_text()
-    except OSError:
-        relaxed = step_relevance.relaxation(encodings, {x: Function(_CONSTANT + x) for x in names})
-        text = "%unsafe\n" if relaxed is None else relaxed
-        store_cached(cached, text.encode())
+    digest = hashlib.sha256((enc.step_text + "\0" + repr(names)).encode()).hexdigest()[:20]
+    if digest not in _relaxed_texts:
+        cached = cache_dir() / f"step-relaxed-{digest}.lp"
+        try:
+            text = cached.read_text()
+        except OSError:
+            relaxed = step_relevance.relaxation(enc.statements, {x: Function(_CONSTANT + x) for x in names})
+            text = "%unsafe\n" if relaxed is None else relaxed
+            store_cached(cached, text.encode())
+        _relaxed_texts[digest] = text
+    text = _relaxed_texts[digest]
     if text.startswith("%unsafe"):
         return None
     text = _STAND_IN.sub(lambda m: step_relevance.abstract_symbol(constants[m[1]]), text)
     # the scenario's rules may name its pieces: read as every piece is (step_relevance.ID)
     constants.update({x: Function(step_relevance.ID) for x in ids})
-    mine = step_relevance.relaxation(own, constants, offset=len(encodings))
+    mine = step_relevance.relaxation(own, constants, offset=len(enc.statements))
     return None if mine is None else text + mine
 
 
@@ -305,6 +317,12 @@ class WholeGame:
         self.reads = tuple(sorted(reads))
         self._answers: dict[tuple, tuple] = {}
 
+    def fresh(self) -> "WholeGame":
+        """These rules with none of the answers computed so far (one a StepProgram)."""
+        other = copy.copy(self)
+        other._answers = {}
+        return other
+
     def named_in(self, texts: Iterable[str]) -> bool:
         """Whether some atom of texts (as printed) is of a predicate these rules derive."""
         return any(x.split("(", 1)[0] in self.names for x in texts)
@@ -356,6 +374,83 @@ def _state_reads() -> frozenset[tuple[str, int]]:
     return frozenset(tuple(p) for stm in statements for p in step_relevance.statement_reads(stm)[2])
 
 
+#: the relaxations of the encodings read from the cache folder, by digest (_relaxation)
+_relaxed_texts: dict[str, str] = {}
+
+
+def _kind(stm) -> tuple[bool, tuple[str, int] | None, frozenset[str]]:
+    """Of a step statement: whether it is a rule, its (name, arity) if it is a #show of a signature,
+    and the words it names (ast_text.NAME: what world_program gives it of the world's facts)."""
+    shown = (stm.name, stm.arity) if stm.ast_type == A.ShowSignature else None
+    return stm.ast_type == A.Rule, shown, frozenset(NAME.findall(str(stm)))
+
+
+@dataclass(frozen=True)
+class _Encodings:
+    """What a StepProgram takes from the encoding files alone, whatever the scenario (_prepared)."""
+    static_text: str
+    step_text: str
+    dynamic: set
+    statements: list  # the step program's statements
+    reads: list  # step_relevance.statement_reads of each
+    kinds: list  # _kind of each
+    constants: dict  # the value of each #const they define
+    whole_game: "WholeGame"
+
+
+#: _prepared's answers, by the files' paths, modification times and sizes and the card files among
+#: them (the oldest dropped past PREPARED_KEPT: the scenarios of a `check` load different cards)
+_prepared_by_files: dict[tuple, _Encodings] = {}
+PREPARED_KEPT = 64
+
+
+def _stamp(path) -> tuple[str, int, int]:
+    """A file's path, modification time and size: what tells an edit of it."""
+    stat = Path(path).stat()
+    return str(path), stat.st_mtime_ns, stat.st_size
+
+
+def _prepared(files: list[Path], card_files: list[Path]) -> _Encodings:
+    """The encodings split (_encodings_parts), their step statements parsed and read, and the
+    whole-game rules, for the files (and the card files among them): computed once a process for the
+    same files unchanged (`check` and `enumerate` build a StepProgram for each scenario and edition:
+    some 40 ms of Python each time, about a fifth of a small scenario's exploration)."""
+    key = (tuple(map(_stamp, files)), tuple(map(str, card_files)))
+    if key not in _prepared_by_files:
+        rules, whole_files = _whole_game_split(files)
+        static_text, step_text, dynamic = _encodings_parts(rules, card_files)
+        statements, reads, kinds, constants = _step_part(step_text)
+        if len(_prepared_by_files) >= PREPARED_KEPT:
+            del _prepared_by_files[next(iter(_prepared_by_files))]
+        _prepared_by_files[key] = _Encodings(static_text, step_text, dynamic, statements, reads, kinds, constants,
+                                             _whole_game(tuple(map(_stamp, whole_files)),
+                                                         frozenset(k[1] for k in kinds if k[1] is not None)))
+    return _prepared_by_files[key]
+
+
+@functools.lru_cache(maxsize=4)
+def _step_part(step_text: str) -> tuple[list, list, list, dict]:
+    """The step program's statements (parsed once a process), what each reads and its _kind, and
+    the value of each #const they define: the same whatever cards a game loads."""
+    statements = _step_statements(step_text)
+    return (statements, _encodings_reads(step_text, statements), [_kind(s) for s in statements],
+            step_relevance.constants_of(statements, ()))
+
+
+@functools.lru_cache(maxsize=4)
+def _whole_game(stamps: tuple[tuple[str, int, int], ...], shown: frozenset[tuple[str, int]]) -> "WholeGame":
+    """The whole-game rules of the files (each stamped: _stamp), and the step program's #show
+    signatures among what they derive (those a line's outcome shows)."""
+    whole: list = []
+    for path, _, _ in stamps:  # parsed once a process (resources.statements); an error as parse_alone says it
+        parsed = resources.statements(Path(path))
+        if parsed is None:
+            resources.parse_alone(Path(path), _collector(whole))
+        else:
+            whole += [stm for stm in parsed if stm.ast_type not in (A.Program, A.Comment)]
+    return WholeGame(whole, shown)
+
+
 class StepProgram:
     """A scenario's encodings, split once (module docstring); `control(t, world=w)` is the step program
     for the step after t with the facts of world w (worlds: the static program's answer sets;
@@ -365,31 +460,23 @@ class StepProgram:
     def __init__(self, files: Iterable[Path], scenario_program: str, options: tuple[str, ...] = (),
                  card_files: Iterable[Path] = ()):
         self.options = options
-        files, whole_files = _whole_game_split(list(files))
-        static_text, step_text, dynamic = _encodings_parts(files, card_files)
+        enc = _prepared(list(files), list(card_files))
         own: list = []
         ast.parse_string(scenario_program, _collector(own))
-        own_static, _ = _split(own, dynamic)
+        own_static, _ = _split(own, enc.dynamic)
         kept = [s for s, is_static in zip(own, own_static) if is_static]
         shared = [s for s in own if s.ast_type in (A.Definition, A.Defined)]
-        encodings = _step_statements(step_text)
         own_step = [s for s, is_static in zip(own, own_static) if not is_static]
-        self.step_statements = encodings + own_step
-        self._reads = _encodings_reads(step_text, encodings) + [step_relevance.statement_reads(s) for s in own_step]
-        self.worlds = self._solve_static(static_text, kept + shared)
+        self.step_statements = enc.statements + own_step
+        self._reads = enc.reads + [step_relevance.statement_reads(s) for s in own_step]
+        # of each step statement: whether it is a rule, the #show it is (or None), the words it names
+        self._kinds = enc.kinds + [_kind(s) for s in own_step]
+        self.worlds = self._solve_static(enc.static_text, kept + shared)
         self.static_atoms = self.worlds[0] if self.worlds else []
         ids = frozenset().union(*(step_relevance.piece_ids(w) for w in self.worlds))
-        self._relaxed = _relaxation(step_text, encodings, own_step, options, ids)
+        self._relaxed = _relaxation(enc, own_step, options, ids)
         self._world_programs: dict[int, tuple[list, str]] = {}
-        shown = {(s.name, s.arity) for s in encodings if s.ast_type == A.ShowSignature}
-        whole: list = []
-        for path in whole_files:  # parsed once a process (resources.statements); an error as parse_alone says it
-            parsed = resources.statements(path)
-            if parsed is None:
-                resources.parse_alone(path, _collector(whole))
-            else:
-                whole += [stm for stm in parsed if stm.ast_type not in (A.Program, A.Comment)]
-        self.whole_game = WholeGame(whole, shown)
+        self.whole_game = enc.whole_game.fresh()
 
     def world_program(self, world: int = 0) -> tuple[list, dict[str, str]]:
         """The step statements that can apply in a world and derive what something reads
@@ -398,16 +485,16 @@ class StepProgram:
         first (under ""); computed once a world."""
         if world not in self._world_programs:
             atoms = self.worlds[world]
-            statements = self.step_statements
-            kept = range(len(statements))
+            kinds = self._kinds
+            kept = range(len(kinds))
             if self._relaxed is not None:
                 relevant = _relevant_rules(self._relaxed, atoms)
-                kept = [i for i, s in enumerate(statements) if s.ast_type != A.Rule or i in relevant]
-            kept = [i for i in kept if not (statements[i].ast_type == A.ShowSignature and
-                                            (statements[i].name, statements[i].arity) in COUNTED_BY_LINE)]
+                kept = [i for i in kept if not kinds[i][0] or i in relevant]
+            kept = [i for i in kept if kinds[i][1] not in COUNTED_BY_LINE]
             unread = step_relevance.unread_rules([self._reads[i] for i in kept], _state_reads())
-            statements = [statements[i] for n, i in enumerate(kept) if n not in unread]
-            named = set(NAME.findall("\n".join(map(str, statements))))
+            chosen = [i for n, i in enumerate(kept) if n not in unread]
+            statements = [self.step_statements[i] for i in chosen]
+            named = set().union(*(kinds[i][2] for i in chosen))
             facts: dict[str, list[str]] = {"": []}
             for a in atoms:
                 facts.setdefault("" if a.name in named else a.name, []).append(f"{a}.\n")
