@@ -414,7 +414,7 @@ def _prepared(files: list[Path], card_files: list[Path]) -> _Encodings:
     """The encodings split (_encodings_parts), their step statements parsed and read, and the
     whole-game rules, for the files (and the card files among them): computed once a process for the
     same files unchanged (`check` and `enumerate` build a StepProgram for each scenario and edition:
-    some 40 ms of Python each time, about a fifth of a small scenario's exploration)."""
+    some 30 ms of Python each time, a sixth of a small scenario's exploration)."""
     key = (tuple(map(_stamp, files)), tuple(map(str, card_files)))
     if key not in _prepared_by_files:
         rules, whole_files = _whole_game_split(files)

@@ -126,3 +126,32 @@ def test_the_step_program_splits_the_rules_once_for_every_set_of_cards(tmp_path:
     files = resources.encoding_files((odd,))
     static, step, _ = step_program._encodings_parts(files, (odd,))
     assert split[-1] == len(files) and "holds(tapped(x),0)." in step and "holds(tapped(x),0)." not in static
+
+
+def test_the_encodings_are_prepared_once_a_process_and_again_when_a_file_changes(tmp_path: Path, monkeypatch) -> None:
+    """A StepProgram takes what the encoding files alone give (their split, the step statements, what
+    each reads) from step_program._prepared, kept by each file's modification time and size: built
+    twice from the same files, the split is made once; a file edited in between (a rule file given
+    with `verify --with`) is read again, its new rule in the step program and the old one gone."""
+    from pyclingo_bridge import step_program
+
+    monkeypatch.setattr(step_program, "_prepared_by_files", {})
+    split: list[int] = []
+    parts = step_program._encodings_parts
+    monkeypatch.setattr(step_program, "_encodings_parts", lambda *a: split.append(1) or parts(*a))
+    scenario = load_scenario(SCENARIOS / "seed_603_10a_wipe.lp")
+    extra = tmp_path / "extra.lp"
+    extra.write_text("extra_marker(T) :- step(T).\n")
+    files = [*resources.encoding_files(scenario.card_files), extra]
+
+    def rules() -> list[str]:
+        program = step_program.StepProgram(files, scenario.program, card_files=scenario.card_files)
+        return [str(s) for s in program.step_statements]
+
+    first = rules()
+    assert rules() == first and len(split) == 1
+    assert "extra_marker(T) :- step(T)." in first
+    extra.write_text("extra_marker(T) :- step(T); T > 1.\n")
+    edited = rules()
+    assert len(split) == 2
+    assert "extra_marker(T) :- step(T); T > 1." in edited and "extra_marker(T) :- step(T)." not in edited
