@@ -32,6 +32,7 @@ import functools
 import hashlib
 import json
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -402,6 +403,7 @@ class _Encodings:
 #: them (the oldest dropped past PREPARED_KEPT: the scenarios of a `check` load different cards)
 _prepared_by_files: dict[tuple, _Encodings] = {}
 PREPARED_KEPT = 64
+_preparing = threading.Lock()
 
 
 def _stamp(path) -> tuple[str, int, int]:
@@ -416,16 +418,17 @@ def _prepared(files: list[Path], card_files: list[Path]) -> _Encodings:
     same files unchanged (`check` and `enumerate` build a StepProgram for each scenario and edition:
     some 30 ms of Python each time, a sixth of a small scenario's exploration)."""
     key = (tuple(map(_stamp, files)), tuple(map(str, card_files)))
-    if key not in _prepared_by_files:
-        rules, whole_files = _whole_game_split(files)
-        static_text, step_text, dynamic = _encodings_parts(rules, card_files)
-        statements, reads, kinds, constants = _step_part(step_text)
-        if len(_prepared_by_files) >= PREPARED_KEPT:
-            del _prepared_by_files[next(iter(_prepared_by_files))]
-        _prepared_by_files[key] = _Encodings(static_text, step_text, dynamic, statements, reads, kinds, constants,
-                                             _whole_game(tuple(map(_stamp, whole_files)),
-                                                         frozenset(k[1] for k in kinds if k[1] is not None)))
-    return _prepared_by_files[key]
+    with _preparing:  # a Dask worker explores on threads (explorer_shards.py)
+        if key not in _prepared_by_files:
+            rules, whole_files = _whole_game_split(files)
+            static_text, step_text, dynamic = _encodings_parts(rules, card_files)
+            statements, reads, kinds, constants = _step_part(step_text)
+            if len(_prepared_by_files) >= PREPARED_KEPT:
+                del _prepared_by_files[next(iter(_prepared_by_files))]
+            _prepared_by_files[key] = _Encodings(static_text, step_text, dynamic, statements, reads, kinds, constants,
+                                                 _whole_game(tuple(map(_stamp, whole_files)),
+                                                             frozenset(k[1] for k in kinds if k[1] is not None)))
+        return _prepared_by_files[key]
 
 
 @functools.lru_cache(maxsize=4)
