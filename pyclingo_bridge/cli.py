@@ -21,7 +21,7 @@ from typing import Callable, NamedTuple
 
 import click
 
-from . import coverage_record, jobs, prescan, resources
+from . import coverage_record, guard, jobs, prescan, resources
 from .coverage import RUN_TIMEOUT, bundled_report
 from .errors import Location, LookbackError, ScenarioError
 from .expect import FAIL, SKIP, Lines
@@ -395,6 +395,8 @@ def check(paths: tuple[str, ...], edition: str | None, timeout: float | None, ma
     --json: the verdicts as data; --junit-xml FILE: also as JUnit XML. The exit code is the same."""
     from . import check_report
 
+    if driver == "steps":
+        guard.preload("pyclingo_bridge.step_preload")
     echo = (lambda *a, **k: None) if as_json else click.echo
     reports: list[tuple[str, jobs.Checked]] = []
     editions: list[str | None] = sorted(vocabulary().editions) if edition == BOTH else [edition]

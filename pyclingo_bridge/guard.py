@@ -96,6 +96,17 @@ def parse_size(text: str) -> int | None:
     return int(number * factor)
 
 
+#: modules the fork server imports besides jobs (preload), before it starts
+_also_preloaded: list[str] = []
+
+
+def preload(module: str) -> None:
+    """Have the fork server import `module` too (what it reads once is then shared by every child:
+    pyclingo_bridge/step_preload.py); no effect once the server has started."""
+    if _context is None and module not in _also_preloaded:
+        _also_preloaded.append(module)
+
+
 def _ctx():
     global _context
     if _context is None:
@@ -103,7 +114,7 @@ def _ctx():
 
         _context = multiprocessing.get_context("forkserver")
         # imported once by the server, then shared by every child it forks
-        _context.set_forkserver_preload(["pyclingo_bridge.jobs"])
+        _context.set_forkserver_preload(["pyclingo_bridge.jobs", *_also_preloaded])
         atexit.register(_stop_server)
     return _context
 

@@ -454,6 +454,16 @@ def _whole_game(stamps: tuple[tuple[str, int, int], ...], shown: frozenset[tuple
     return WholeGame(whole, shown)
 
 
+def prepare(files: Iterable[Path]) -> None:
+    """Make what every StepProgram of these encoding files shares, whatever cards its game loads
+    (the rules' split, the step statements parsed and read, the whole-game rules: _prepared's
+    rules' part), so that a process forked after it finds it made (step_preload.py)."""
+    rules, whole_files = _whole_game_split(list(files))
+    _, step_text, _ = _rules_parts(rules)
+    kinds = _step_part(step_text)[2]
+    _whole_game(tuple(map(_stamp, whole_files)), frozenset(k[1] for k in kinds if k[1] is not None))
+
+
 class StepProgram:
     """A scenario's encodings, split once (module docstring); `control(t, world=w)` is the step program
     for the step after t with the facts of world w (worlds: the static program's answer sets;
