@@ -132,7 +132,7 @@ _parsed: dict[tuple, list] = {}
 
 def _parse(files: Iterable[Path]) -> list:
     files = [Path(path) for path in files]
-    key = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in files)
+    key = tuple(map(_stamp, files))
     if key not in _parsed:
         statements: list = []
         for path in files:
@@ -223,7 +223,7 @@ _CONSTANT = "lookback_constant_"
 _STAND_IN = re.compile(_CONSTANT + r"([A-Za-z0-9_']+)")
 
 
-def _relaxation(enc: "_Encodings", own: list, options: tuple[str, ...], ids: frozenset[str]) -> str | None:
+def _relaxation(enc: _Encodings, own: list, options: tuple[str, ...], ids: frozenset[str]) -> str | None:
     """The relaxation of the step statements (step_relevance.py): the encodings' part kept in the
     cache folder under a hash of their text and the names of their constants (building it walks
     every syntax tree: about a second), the scenario's own step rules relaxed each time.
@@ -318,7 +318,7 @@ class WholeGame:
         self.reads = tuple(sorted(reads))
         self._answers: dict[tuple, tuple] = {}
 
-    def fresh(self) -> "WholeGame":
+    def fresh(self) -> WholeGame:
         """These rules with none of the answers computed so far (one a StepProgram)."""
         other = copy.copy(self)
         other._answers = {}
@@ -396,7 +396,7 @@ class _Encodings:
     reads: list  # step_relevance.statement_reads of each
     kinds: list  # _kind of each
     constants: dict  # the value of each #const they define
-    whole_game: "WholeGame"
+    whole_game: WholeGame
 
 
 #: _prepared's answers, by the files' paths, modification times and sizes and the card files among
@@ -422,46 +422,38 @@ def _prepared(files: list[Path], card_files: list[Path]) -> _Encodings:
         if key not in _prepared_by_files:
             rules, whole_files = _whole_game_split(files)
             static_text, step_text, dynamic = _encodings_parts(rules, card_files)
-            statements, reads, kinds, constants = _step_part(step_text)
             if len(_prepared_by_files) >= PREPARED_KEPT:
                 del _prepared_by_files[next(iter(_prepared_by_files))]
-            _prepared_by_files[key] = _Encodings(static_text, step_text, dynamic, statements, reads, kinds, constants,
-                                                 _whole_game(tuple(map(_stamp, whole_files)),
-                                                             frozenset(k[1] for k in kinds if k[1] is not None)))
+            _prepared_by_files[key] = _Encodings(static_text, step_text, dynamic,
+                                                 *_step_part(step_text, tuple(map(_stamp, whole_files))))
         return _prepared_by_files[key]
 
 
 @functools.lru_cache(maxsize=4)
-def _step_part(step_text: str) -> tuple[list, list, list, dict]:
-    """The step program's statements (parsed once a process), what each reads and its _kind, and
-    the value of each #const they define: the same whatever cards a game loads."""
+def _step_part(step_text: str,
+               whole_stamps: tuple[tuple[str, int, int], ...]) -> tuple[list, list, list, dict, WholeGame]:
+    """The step program's statements (parsed once a process), what each reads and its _kind, the
+    value of each #const they define, and the whole-game rules of the files whole_stamps names
+    (_stamp) with the step program's #show signatures: the same whatever cards a game loads."""
     statements = _step_statements(step_text)
-    return (statements, _encodings_reads(step_text, statements), [_kind(s) for s in statements],
-            step_relevance.constants_of(statements, ()))
-
-
-@functools.lru_cache(maxsize=4)
-def _whole_game(stamps: tuple[tuple[str, int, int], ...], shown: frozenset[tuple[str, int]]) -> "WholeGame":
-    """The whole-game rules of the files (each stamped: _stamp), and the step program's #show
-    signatures among what they derive (those a line's outcome shows)."""
+    kinds = [_kind(s) for s in statements]
     whole: list = []
-    for path, _, _ in stamps:  # parsed once a process (resources.statements); an error as parse_alone says it
+    for path, _, _ in whole_stamps:  # parsed once a process (resources.statements); an error as parse_alone says it
         parsed = resources.statements(Path(path))
         if parsed is None:
             resources.parse_alone(Path(path), _collector(whole))
         else:
             whole += [stm for stm in parsed if stm.ast_type not in (A.Program, A.Comment)]
-    return WholeGame(whole, shown)
+    return (statements, _encodings_reads(step_text, statements), kinds, step_relevance.constants_of(statements, ()),
+            WholeGame(whole, {shown for _, shown, _ in kinds if shown is not None}))
 
 
 def prepare(files: Iterable[Path]) -> None:
     """Make what every StepProgram of these encoding files shares, whatever cards its game loads
-    (the rules' split, the step statements parsed and read, the whole-game rules: _prepared's
-    rules' part), so that a process forked after it finds it made (step_preload.py)."""
+    (the rules' split, _step_part), so that a process forked after it finds it made
+    (step_preload.py)."""
     rules, whole_files = _whole_game_split(list(files))
-    _, step_text, _ = _rules_parts(rules)
-    kinds = _step_part(step_text)[2]
-    _whole_game(tuple(map(_stamp, whole_files)), frozenset(k[1] for k in kinds if k[1] is not None))
+    _step_part(_rules_parts(rules)[1], tuple(map(_stamp, whole_files)))
 
 
 class StepProgram:
