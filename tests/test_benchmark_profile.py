@@ -87,3 +87,22 @@ def test_step_objects_sorts_a_windows_atoms_by_zone() -> None:
     kinds, predicates = window_zones(str(resources.scenarios_dir() / "seed_603_10a_wipe.lp"), 0, 2)
     assert kinds["battlefield"] > 0 and predicates["battlefield"]["holds"] > 0
     assert kinds["no zone"] > 0 and not {k for k in kinds if "graveyard" in k or "exile" in k}
+
+
+@pytest.mark.slow  # grounds the first lines of two wipes
+def test_step_floor_grounds_the_same_step_in_one_control_as_in_a_fresh_one() -> None:
+    # benchmarks/step_floor.py compares a fresh Control's step with the same step ground again and
+    # again in one long-lived Control: the comparison holds only if each of those groundings derives
+    # what the fresh one does (three steps apart, none reads what the one before derived)
+    from benchmarks import step_floor
+
+    program, state = step_floor._program_and_state(0)
+    fresh = step_floor.fresh_fluents(program, state, step_floor.STEP)
+    assert len(fresh) == 1 and any(f.startswith("in_zone(obj(c0,1),graveyard)") for f in fresh[0])
+    again: list = []
+    costs = step_floor._again(program, state, step_floor.STEP, 4, again)
+    assert len(costs) == 4 and again == [fresh] * 4
+    # the second board: the 100 bears nothing reads are in bob's graveyard in the state measured
+    _, heavy = step_floor._program_and_state(step_floor.DEAD)
+    dead = {x for x in heavy if x.startswith("holds(in_zone(obj(dead")}
+    assert len(dead) == step_floor.DEAD and all(x.endswith(",graveyard))") for x in dead)
