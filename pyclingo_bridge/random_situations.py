@@ -43,6 +43,13 @@ from .generate import START_ZONES, Bounds, Grounding, scenario_text, situation_a
 SAMPLE_BOUNDS = Bounds(players=2, pieces=2, zones=START_ZONES, max_damage=1, actions=2, horizon=6)
 #: how many cards of the pool one situation may draw its pieces from
 POOL = 3
+#: larger situations, drawn on demand (`--larger`; LOOKBACK_RANDOM_BOUNDS=larger in
+#: tests/test_random_situations.py): three pieces from a pool of four cards, three scripted
+#: actions, 8 steps. Measured at the change (seed 101, situations 0-59, `lookback enumerate` by
+#: both drivers under both editions): 57 agreed in 3 to 72 s each (median 8 s); 3 could not be
+#: drawn in 3 GB (the generator's grounding of their pool)
+LARGER_BOUNDS = replace(SAMPLE_BOUNDS, pieces=3, actions=3, horizon=8)
+LARGER_POOL = 4
 
 
 def every_card(library: CardLibrary | None = None) -> tuple[str, ...]:
@@ -116,20 +123,24 @@ def variety(samples: list[Sample]) -> dict[str, object]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """python -m pyclingo_bridge.random_situations [COUNT] [--seed S] [--start I] [--stats]: the
-    situations as scenario texts, or how varied they are."""
+    """python -m pyclingo_bridge.random_situations [COUNT] [--seed S] [--start I] [--stats] [--larger]:
+    the situations as scenario texts, or how varied they are."""
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m pyclingo_bridge.random_situations",
-                                     description="Seeded random situations (SAMPLE_BOUNDS, every bundled card).")
+    parser = argparse.ArgumentParser(
+        prog="python -m pyclingo_bridge.random_situations",
+        description="Seeded random situations (SAMPLE_BOUNDS or LARGER_BOUNDS, every bundled card).")
     parser.add_argument("count", type=int, nargs="?", default=10, help="how many situations (default 10)")
     parser.add_argument("--seed", type=int, default=0, help="the seed (default 0)")
     parser.add_argument("--start", type=int, default=0, help="the index of the first situation (default 0)")
     parser.add_argument("--stats", action="store_true", help="how varied they are, not their texts")
+    parser.add_argument("--larger", action="store_true",
+                        help="LARGER_BOUNDS: 3 pieces from a pool of 4 cards, 3 actions, 8 steps")
     args = parser.parse_args(argv)
     if args.count < 0 or args.start < 0:
         parser.error("COUNT and --start must be 0 or more")
-    samples = list(sample_situations(with_every_card(), args.count, args.seed, start=args.start))
+    bounds, pool = (LARGER_BOUNDS, LARGER_POOL) if args.larger else (SAMPLE_BOUNDS, POOL)
+    samples = list(sample_situations(with_every_card(bounds), args.count, args.seed, start=args.start, pool=pool))
     if args.stats:
         for key, value in variety(samples).items():
             print(f"{key}: {value}")

@@ -23,10 +23,12 @@ drivers are not asked.
 
 Tiers: situations 0 to SLOW-1 of seed SEED (18) in .ci/run (slow), SLOW to SLOW+NIGHTLY-1 on demand
 (`python -m pytest -m nightly tests/test_random_situations.py`); LOOKBACK_RANDOM_SEED=S draws from
-seed S instead. A situation costs 2 to 5 s of CPU (median 3.7 s over situations 0-7 of seed 18, in
-one process: eight runs, each grounding the encodings; docs/step-form.md: the explorer grounds each
-step on its own): 12 in .ci/run take about 28 s on two workers, and the README's command keeps only
-cheap representatives: a situation drawn
+seed S instead, and LOOKBACK_RANDOM_BOUNDS=larger draws every tier within LARGER_BOUNDS (three pieces
+from a pool of four cards, three actions, 8 steps: random_situations.py; a situation takes 3 to 70 s
+there, so on demand only; its draw gets LARGER_MEMORY). A situation of SAMPLE_BOUNDS costs 2 to 5 s
+of CPU (median 3.7 s over situations 0-7 of seed 18, in one process: eight runs, each grounding the
+encodings; docs/step-form.md: the explorer grounds each step on its own): 12 in .ci/run take about
+28 s on two workers, and the README's command keeps only cheap representatives: a situation drawn
 twice, a situation both drivers refuse, and an explorer made wrong on purpose caught on situation 0
 with the message a difference prints.
 """
@@ -45,9 +47,21 @@ from pyclingo_bridge import load_scenario
 from pyclingo_bridge.engine import ORDERS_ONCE
 from pyclingo_bridge.enumeration import Enumeration, enumerate_outcomes
 from pyclingo_bridge.guard import Stopped, guarded
-from pyclingo_bridge.random_situations import sample_situation, with_every_card
+from pyclingo_bridge.random_situations import (
+    LARGER_BOUNDS,
+    LARGER_POOL,
+    POOL,
+    SAMPLE_BOUNDS,
+    sample_situation,
+    with_every_card,
+)
 
 SEED = int(os.environ.get("LOOKBACK_RANDOM_SEED", "18"))
+#: the bounds every tier draws within (module docstring): "small" (SAMPLE_BOUNDS) or "larger"
+BOUNDS = os.environ.get("LOOKBACK_RANDOM_BOUNDS", "small")
+if BOUNDS not in ("small", "larger"):
+    raise pytest.UsageError(f"LOOKBACK_RANDOM_BOUNDS={BOUNDS!r}: small or larger")
+LARGER = BOUNDS == "larger"
 #: situations 0..SLOW-1 run in .ci/run (slow), SLOW..SLOW+NIGHTLY-1 on demand (nightly)
 SLOW = 12
 NIGHTLY = 500
@@ -57,15 +71,21 @@ ATOMS = 3
 #: the limits of drawing one situation (module docstring): the others take well under a second
 SAMPLE_MEMORY = 2 * 1024 ** 3
 SAMPLE_TIMEOUT = 120.0
+#: the memory of drawing a situation within LARGER_BOUNDS (3 of 60 at the change needed more)
+LARGER_MEMORY = 3 * 1024 ** 3
 
 
 @functools.cache
 def _bounds():
-    return with_every_card()
+    return with_every_card(LARGER_BOUNDS if LARGER else SAMPLE_BOUNDS)
+
+
+def _sample(seed: int, index: int):
+    return sample_situation(_bounds(), seed, index, pool=LARGER_POOL if LARGER else POOL)
 
 
 def _rerun(seed: int, index: int) -> str:
-    return f"python -m pyclingo_bridge.random_situations 1 --seed {seed} --start {index}"
+    return f"python -m pyclingo_bridge.random_situations 1 --seed {seed} --start {index}" + (" --larger" * LARGER)
 
 
 def expectations(reference: Enumeration, played: Enumeration, rng: random.Random) -> list[tuple[str, str | None]]:
@@ -99,7 +119,8 @@ def _verdicts(checked, path, first: int, count: int) -> list[str | None]:
 def _drawn(seed: int, index: int):
     """Situation `index` of `seed`, drawn within SAMPLE_MEMORY and SAMPLE_TIMEOUT (a skip if not)."""
     try:
-        return guarded(sample_situation, _bounds(), seed, index, timeout=SAMPLE_TIMEOUT, max_memory=SAMPLE_MEMORY)
+        return guarded(_sample, seed, index, timeout=SAMPLE_TIMEOUT,
+                       max_memory=LARGER_MEMORY if LARGER else SAMPLE_MEMORY)
     except Stopped as stopped:
         pytest.skip(f"random situation {index} of seed {seed} could not be drawn ({stopped.reason}: the generator's "
                     f"grounding of its pool needs more; draw it again: {_rerun(seed, index)})")
@@ -151,20 +172,37 @@ def test_both_drivers_agree_on_more_random_situations(index, tmp_path) -> None:
 
 
 def test_a_situation_is_drawn_again_from_its_seed_and_index() -> None:
-    first = sample_situation(_bounds(), 18, 7)
-    assert sample_situation(_bounds(), 18, 7) == first
+    first = _sample(18, 7)
+    assert _sample(18, 7) == first
     assert first.text.startswith("% Random situation 7 of seed 18 ")
     facts = [line for line in first.text.splitlines() if not line.startswith("%")]
-    assert sum(line.startswith("card(") for line in facts) in (1, 2)  # SAMPLE_BOUNDS: pieces <= 2
-    assert sum(line.startswith("script(") for line in facts) <= 2
+    assert 1 <= sum(line.startswith("card(") for line in facts) <= _bounds().pieces  # SAMPLE_BOUNDS: 2
+    assert sum(line.startswith("script(") for line in facts) <= _bounds().actions
     assert {line.split(",")[1] for line in facts if line.startswith("card(")} <= set(first.cards)
+
+
+@pytest.mark.slow  # draws a situation within LARGER_BOUNDS: 1 to 2 s
+def test_larger_bounds_draw_larger_situations_from_a_larger_pool() -> None:
+    # LOOKBACK_RANDOM_BOUNDS=larger (module docstring): situation 2 of seed 101 (three pieces, two
+    # scripted actions), drawn again by the command line's --larger
+    import subprocess
+
+    larger = sample_situation(with_every_card(LARGER_BOUNDS), 101, 2, pool=LARGER_POOL)
+    assert len(larger.cards) == LARGER_POOL == 4 and " pieces<=3 " in larger.text and " actions<=3 " in larger.text
+    assert " steps=8 " in larger.text.splitlines()[0]
+    facts = [line for line in larger.text.splitlines() if not line.startswith("%")]
+    assert sum(line.startswith("card(") for line in facts) == 3
+    drawn = subprocess.run([sys.executable, "-m", "pyclingo_bridge.random_situations", "1", "--seed", "101",
+                            "--start", "2", "--larger"], capture_output=True, text=True, check=True)
+    assert drawn.stdout == larger.text
 
 
 def test_a_situation_that_cannot_be_drawn_within_the_limits_is_skipped(monkeypatch) -> None:
     # drawn in a child within the limits, a situation is the one drawn in this process; with a limit
     # no grounding of the generator fits in, it is skipped, naming itself
-    assert _drawn(SEED, 0) == sample_situation(_bounds(), SEED, 0)
+    assert _drawn(SEED, 0) == _sample(SEED, 0)
     monkeypatch.setattr(sys.modules[__name__], "SAMPLE_MEMORY", 64 * 1024 ** 2)
+    monkeypatch.setattr(sys.modules[__name__], "LARGER_MEMORY", 64 * 1024 ** 2)
     with pytest.raises(pytest.skip.Exception) as skipped:
         _drawn(SEED, 0)
     assert f"random situation 0 of seed {SEED} could not be drawn (memory" in str(skipped.value)
@@ -188,7 +226,7 @@ def test_a_difference_fails_with_the_situation_and_the_command_that_draws_it(tmp
     message = str(failed.value)
     assert message.startswith(f"the two drivers differ on random situation 0 of seed {SEED} "
                               f"(draw it again: {_rerun(SEED, 0)}):\n% Random situation 0 of seed {SEED} ")
-    assert sample_situation(_bounds(), SEED, 0).text in message
+    assert _sample(SEED, 0).text in message
 
 
 @pytest.mark.slow  # 3 s: the README's command stays under its budget (.ci/run runs it)
