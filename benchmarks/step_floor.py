@@ -15,8 +15,9 @@ Measured in one process, alternating, `reps` times, CPU milliseconds (median, le
   share of objects nothing reads: their characteristics are derived at every step);
 - again: the same statements added once to one long-lived Control as a part `step(start,
   horizon)`, and the same state ground there K times, at steps t, t+3, t+6, ... (its facts
-  renumbered, each a new part; three steps apart, so that no grounding reads what the one before
-  derived: each derives what a fresh Control derives from the state, again_fluents): the cost of
+  renumbered, each a new part, without the explorer's #show of the state; three steps apart, so
+  that no grounding reads what the one before derived: each derives the fluents a fresh Control
+  derives from the state, fresh_fluents, as tests/test_benchmark_profile.py checks): the cost of
   each grounding, first to last. If clingo kept a part's prepared rules between ground calls,
   the later ones would cost less than a fresh Control's step.
 """
