@@ -450,10 +450,9 @@ def _step_part(step_text: str,
 
 def prepare(files: Iterable[Path]) -> None:
     """Make what every StepProgram of these encoding files shares, whatever cards its game loads
-    (the rules' split, _step_part), so that a process forked after it finds it made
-    (step_preload.py)."""
-    rules, whole_files = _whole_game_split(list(files))
-    _step_part(_rules_parts(rules)[1], tuple(map(_stamp, whole_files)))
+    (the rules' split, _step_part: _prepared of the files with no card among them), so that a
+    process forked after it finds it made (step_preload.py)."""
+    _prepared(list(files), [])
 
 
 class StepProgram:
