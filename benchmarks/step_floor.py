@@ -76,8 +76,8 @@ STRIDE = 3
 
 
 def _long_lived(program) -> Control:
-    """One Control holding the world's step statements as a part step(start, horizon), its facts
-    ground."""
+    """One Control holding the world's step statements as a part step(start, horizon), and the
+    world's facts they name ground (those a fresh Control gets: StepProgram.control)."""
     statements, facts = program.world_program(0)
     ctl = Control(["--warn=none", "0", *program.options])
     where = Location(Position("<step_floor>", 1, 1), Position("<step_floor>", 1, 1))
@@ -87,7 +87,7 @@ def _long_lived(program) -> Control:
             # start and horizon are the part's parameters here, not the #const of asp/core/time.lp
             if not (statement.ast_type == ast.ASTType.Definition and statement.name in ("start", "horizon")):
                 builder.add(statement)
-    ctl.add("base", [], "".join(facts.values()))
+    ctl.add("base", [], facts[""])
     ctl.ground([("base", [])])
     return ctl
 
