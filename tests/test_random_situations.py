@@ -85,7 +85,7 @@ def _sample(seed: int, index: int):
 
 
 def _rerun(seed: int, index: int) -> str:
-    return f"python -m pyclingo_bridge.random_situations 1 --seed {seed} --start {index}" + (" --larger" * LARGER)
+    return f"python -m pyclingo_bridge.random_situations 1 --seed {seed} --start {index}" + (" --larger" if LARGER else "")
 
 
 def expectations(reference: Enumeration, played: Enumeration, rng: random.Random) -> list[tuple[str, str | None]]:
